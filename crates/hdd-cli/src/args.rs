@@ -1,0 +1,58 @@
+//! Command-line arguments, as typed.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  done: the result is on disk and interesting
+  1  failed while reducing (the best result so far is on disk)
+  2  bad command line or input (unknown language, missing file, test not executable, FILE.orig exists)
+  3  the original input is not interesting
+  4  the final result was not interesting on re-check (flaky test)";
+
+/// hdd: a fast, grammar-aware test-case reducer.
+#[derive(Debug, Parser)]
+#[command(name = "hdd", version, after_help = EXIT_CODES)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Shrink FILE while TEST keeps saying it is interesting (exit 0).
+    ///
+    /// TEST runs with no arguments in a private temporary folder that holds the
+    /// candidate under FILE's name; HDD_FILE names the candidate's path. FILE is reduced
+    /// in place, its original kept as FILE.orig, unless -o is given.
+    #[command(after_help = EXIT_CODES)]
+    Reduce(ReduceArgs),
+    /// List the languages hdd knows, with their file extensions and grammar versions.
+    Langs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReduceArgs {
+    /// The input to shrink.
+    pub(crate) file: PathBuf,
+    /// The interestingness test: an executable that exits 0 when the bug still shows.
+    pub(crate) test: PathBuf,
+    /// The input's language (default: from FILE's extension; see `hdd langs`).
+    #[arg(long, short = 'l', value_name = "LANG")]
+    pub(crate) lang: Option<String>,
+    /// Write the result to OUT and leave FILE untouched.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub(crate) output: Option<PathBuf>,
+    /// Kill a test running longer than this many seconds (it counts as not interesting).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub(crate) timeout: f64,
+    /// Tests to run at once (default: the number of cores, at most 8: more rarely pays
+    /// off, since candidates after the first success of a batch are wasted).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub(crate) jobs: Option<usize>,
+    /// Overwrite an existing FILE.orig backup.
+    #[arg(long)]
+    pub(crate) force: bool,
+}

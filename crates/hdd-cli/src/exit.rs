@@ -1,0 +1,39 @@
+//! Exit codes of `hdd`, documented in the README and in `hdd --help`.
+
+/// The reduction finished; the result is on disk and interesting.
+pub(crate) const OK: u8 = 0;
+/// Something went wrong while reducing (an I/O error, a test that could not be run).
+/// The best result so far is on disk.
+pub(crate) const FAILED: u8 = 1;
+/// Bad command line or bad input: unknown language, missing file, test not executable,
+/// backup already present.
+pub(crate) const USAGE: u8 = 2;
+/// The original input is not interesting: the test rejects it.
+pub(crate) const NOT_INTERESTING: u8 = 3;
+/// The final result was not interesting when re-checked: the test is flaky.
+pub(crate) const FLAKY: u8 = 4;
+
+/// An error with the exit code it maps to.
+#[derive(Debug)]
+pub struct Failure {
+    /// What went wrong, with context.
+    pub error: anyhow::Error,
+    /// The process exit code.
+    pub code: u8,
+}
+
+impl Failure {
+    pub(crate) fn usage(error: impl Into<anyhow::Error>) -> Failure {
+        Failure {
+            error: error.into(),
+            code: USAGE,
+        }
+    }
+
+    pub(crate) fn failed(error: impl Into<anyhow::Error>) -> Failure {
+        Failure {
+            error: error.into(),
+            code: FAILED,
+        }
+    }
+}

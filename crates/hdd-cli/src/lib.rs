@@ -1,0 +1,51 @@
+//! The `hdd` command line: argument parsing, the `reduce` and `langs` commands, the
+//! summary, and the mapping of errors to exit codes. The only crate that prints.
+
+mod args;
+mod exit;
+mod reduce;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+pub use crate::exit::Failure;
+
+/// Runs `hdd` with these arguments (the first is the program name).
+#[must_use]
+pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli = match args::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::OK });
+        }
+    };
+    let result = match cli.command {
+        args::Command::Reduce(args) => reduce::run(&args),
+        args::Command::Langs => {
+            langs();
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::from(exit::OK),
+        Err(failure) => {
+            #[expect(clippy::print_stderr, reason = "the CLI reports errors on stderr")]
+            {
+                eprintln!("hdd: error: {:#}", failure.error);
+            }
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+#[expect(clippy::print_stdout, reason = "listing languages is the command's output")]
+fn langs() {
+    println!("{:<8} {:<14} grammar", "language", "extensions");
+    for &lang in hdd::Lang::ALL {
+        let exts: Vec<String> = lang.extensions().iter().map(|e| format!(".{e}")).collect();
+        println!("{:<8} {:<14} {}", lang.name(), exts.join(" "), lang.grammar_version());
+    }
+}

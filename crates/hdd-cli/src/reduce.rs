@@ -1,0 +1,256 @@
+//! `hdd reduce`: check the inputs, back up the original, reduce, keep the best on disk,
+//! re-check the result, print the summary.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, anyhow};
+use hdd::{Document, Lang, Reducer, Reduction};
+use hdd_exec::{LocalExecutor, TestCommand};
+
+use crate::args::ReduceArgs;
+use crate::exit::{FLAKY, Failure, NOT_INTERESTING};
+
+/// Default job count cap: a batch's candidates after its first success are wasted, so
+/// beyond a handful of jobs more cores buy little until edit sets are merged.
+const MAX_DEFAULT_JOBS: usize = 8;
+
+pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
+    let started = Instant::now();
+    let lang = choose_lang(args)?;
+    let input = fs::read(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))
+        .map_err(Failure::usage)?;
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return Err(Failure::usage(anyhow!("--timeout must be a positive number of seconds")));
+    }
+    let file_name: OsString = args
+        .file
+        .file_name()
+        .ok_or_else(|| Failure::usage(anyhow!("{} is not a file name", args.file.display())))?
+        .to_owned();
+    let command = TestCommand::new(&args.test, file_name, Duration::from_secs_f64(args.timeout))
+        .map_err(Failure::usage)?;
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(MAX_DEFAULT_JOBS)
+    });
+    if jobs == 0 {
+        return Err(Failure::usage(anyhow!("-j must be at least 1")));
+    }
+    let mut executor = LocalExecutor::new(command.clone(), jobs).map_err(Failure::failed)?;
+
+    let (dest, backup) = destinations(args)?;
+    check_original(&executor, &input, &command, &args.file)?;
+    if let Some(backup) = &backup {
+        fs::write(backup, &input)
+            .with_context(|| format!("writing the backup {}", backup.display()))
+            .map_err(Failure::failed)?;
+    }
+
+    let mut save = |doc: &Document| -> Result<(), hdd::BoxError> {
+        write_atomically(&dest, doc.text())?;
+        Ok(())
+    };
+    let reduction = Reducer::new(Some(lang))
+        .original_checked(true)
+        .reduce_with(input, &mut executor, &mut save)
+        .map_err(|e| Failure::failed(anyhow!(e)))?;
+    if reduction.stats.accepted == 0 && backup.is_none() {
+        write_atomically(&dest, &reduction.text).map_err(Failure::failed)?;
+    }
+
+    let recheck = executor
+        .run_one(&reduction.text, false)
+        .map_err(Failure::failed)?;
+    print_summary(args, &dest, &reduction, started.elapsed());
+    if !recheck.status.interesting() {
+        return Err(Failure {
+            error: anyhow!(
+                "the result in {} was interesting when found but not on a second run ({}): \
+                 the test is flaky",
+                dest.display(),
+                recheck.status
+            ),
+            code: FLAKY,
+        });
+    }
+    Ok(())
+}
+
+fn choose_lang(args: &ReduceArgs) -> Result<Lang, Failure> {
+    let known = || {
+        Lang::ALL
+            .iter()
+            .map(|l| l.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &args.lang {
+        Some(name) => Lang::from_name(name).ok_or_else(|| {
+            Failure::usage(anyhow!("unknown language '{name}' (known: {})", known()))
+        }),
+        None => Lang::from_path(&args.file).ok_or_else(|| {
+            Failure::usage(anyhow!(
+                "cannot tell the language of {} from its extension; pass --lang (known: {})",
+                args.file.display(),
+                known()
+            ))
+        }),
+    }
+}
+
+/// Where results go, and where the original is backed up (in-place mode only).
+fn destinations(args: &ReduceArgs) -> Result<(PathBuf, Option<PathBuf>), Failure> {
+    if let Some(out) = &args.output {
+        return Ok((out.clone(), None));
+    }
+    let mut backup = args.file.clone().into_os_string();
+    backup.push(".orig");
+    let backup = PathBuf::from(backup);
+    if backup.exists() && !args.force {
+        return Err(Failure::usage(anyhow!(
+            "{} already exists; pass --force to overwrite it, or -o OUT to leave {} untouched",
+            backup.display(),
+            args.file.display()
+        )));
+    }
+    Ok((args.file.clone(), Some(backup)))
+}
+
+fn check_original(
+    executor: &LocalExecutor,
+    input: &[u8],
+    command: &TestCommand,
+    file: &Path,
+) -> Result<(), Failure> {
+    let outcome = executor.run_one(input, true).map_err(Failure::usage)?;
+    let kept = outcome.kept_dir.expect("run_one keeps the folder when asked");
+    if outcome.status.interesting() {
+        let _ = fs::remove_dir_all(kept.parent().unwrap_or(&kept));
+        return Ok(());
+    }
+    let mut msg = format!(
+        "the original {} is not interesting: the test ended with {}",
+        file.display(),
+        outcome.status
+    );
+    if outcome.stderr_tail.is_empty() {
+        msg.push_str("\n  (the test wrote nothing to stderr)");
+    } else {
+        msg.push_str("\n  last lines of its stderr:");
+        for line in outcome.stderr_tail.lines() {
+            msg.push_str("\n    ");
+            msg.push_str(line);
+        }
+    }
+    let candidate = kept.join(&command.file_name);
+    msg.push_str(&format!(
+        "\n  the test's folder is kept: {}\n  to reproduce: cd {} && HDD_FILE={} {}",
+        kept.display(),
+        shell_quote(&kept),
+        shell_quote(&candidate),
+        shell_quote(&command.program)
+    ));
+    Err(Failure {
+        error: anyhow!(msg),
+        code: NOT_INTERESTING,
+    })
+}
+
+fn shell_quote(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    if s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,".contains(&b))
+    {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Writes `bytes` to `dest` through a temporary file in the same folder and a rename,
+/// so `dest` always holds either the old or the new content, never a partial one.
+fn write_atomically(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hdd-")
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_data())
+        .with_context(|| format!("writing {}", tmp.path().display()))?;
+    if let Ok(meta) = fs::metadata(dest) {
+        let _ = fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(dest)
+        .with_context(|| format!("replacing {}", dest.display()))?;
+    Ok(())
+}
+
+fn percent(after: usize, before: usize) -> String {
+    if before == 0 {
+        return "-".into();
+    }
+    #[expect(clippy::cast_precision_loss, reason = "a percentage for display")]
+    let p = after as f64 * 100.0 / before as f64;
+    format!("{p:.1}%")
+}
+
+#[expect(clippy::print_stderr, reason = "the summary goes to stderr")]
+fn print_summary(args: &ReduceArgs, dest: &Path, r: &Reduction, elapsed: Duration) {
+    let (b, a) = (r.before, r.after);
+    eprintln!("hdd: reduced {} -> {}", args.file.display(), dest.display());
+    eprintln!(
+        "  bytes  {:>9} -> {:<9} ({})",
+        b.bytes,
+        a.bytes,
+        percent(a.bytes, b.bytes)
+    );
+    eprintln!(
+        "  tokens {:>9} -> {:<9} ({})",
+        b.tokens,
+        a.tokens,
+        percent(a.tokens, b.tokens)
+    );
+    eprintln!(
+        "  lines  {:>9} -> {:<9} ({})",
+        b.lines,
+        a.lines,
+        percent(a.lines, b.lines)
+    );
+    let s = &r.stats;
+    // +2: the check of the original and the re-check of the result.
+    eprintln!(
+        "  tests run {}, cache hits {}, invalid candidates filtered {}, accepted {}, time {:.1} s",
+        s.tests + 2,
+        s.cache_hits,
+        s.invalid,
+        s.accepted,
+        elapsed.as_secs_f64()
+    );
+    if r.input_errors > 0 {
+        eprintln!("  the input had {} syntax error nodes", r.input_errors);
+    }
+    eprintln!(
+        "  {:<8} {:>7} {:>9} {:>12} {:>9}",
+        "pass", "tests", "accepted", "bytes saved", "time"
+    );
+    for p in &s.passes {
+        eprintln!(
+            "  {:<8} {:>7} {:>9} {:>12} {:>8.1}s",
+            p.name,
+            p.tests,
+            p.accepted,
+            p.bytes_saved,
+            p.time.as_secs_f64()
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! Helpers: temp folders with scripts, running the binary, parsing results.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The workspace root.
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Writes an executable shell script.
+pub(crate) fn script(path: &Path, body: &str) {
+    fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Runs `hdd` with `args` in `dir`.
+pub(crate) fn hdd(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hdd"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the hdd binary runs")
+}
+
+/// stderr as text.
+pub(crate) fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Parses C and returns (error nodes, tokens).
+pub(crate) fn parse_c(text: &[u8]) -> (usize, usize) {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&hdd_grammar::Lang::C.ts_language())
+        .unwrap();
+    let tree = parser.parse(text, None).unwrap();
+    (
+        hdd_core::count_errors(tree.root_node()),
+        hdd_core::leaves(tree.root_node()).len(),
+    )
+}

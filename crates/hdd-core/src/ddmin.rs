@@ -1,0 +1,216 @@
+//! Zeller & Hildebrandt's ddmin ("Simplifying and Isolating Failure-Inducing Input",
+//! TSE 2002) over the indices `0..len`, with lazily generated configurations.
+
+/// How a ddmin run proceeds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DdminOptions {
+    /// Test the empty configuration first (picireny's "EmptyDD"): plain ddmin never
+    /// tries to remove everything, and with one element it tests nothing at all.
+    pub try_empty: bool,
+}
+
+/// One round's configurations at granularity `n`: the `n` subsets, then (for n > 2)
+/// the `n` complements. Parts have sizes `⌊|c|/n⌋`, the last one takes the rest.
+#[derive(Debug, Clone)]
+pub struct Round<'c> {
+    current: &'c [usize],
+    n: usize,
+}
+
+impl Round<'_> {
+    /// Number of configurations in the round.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        if self.n == 2 { 2 } else { 2 * self.n }
+    }
+
+    /// Whether the round has no configurations.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    fn part(&self, i: usize) -> std::ops::Range<usize> {
+        let size = self.current.len() / self.n;
+        let start = i * size;
+        let end = if i + 1 == self.n {
+            self.current.len()
+        } else {
+            start + size
+        };
+        start..end
+    }
+
+    /// Configuration `i` of the round: the kept elements, sorted.
+    #[must_use]
+    pub fn config(&self, i: usize) -> Vec<usize> {
+        if i < self.n {
+            self.current[self.part(i)].to_vec()
+        } else {
+            let part = self.part(i - self.n);
+            let mut kept = self.current[..part.start].to_vec();
+            kept.extend_from_slice(&self.current[part.end..]);
+            kept
+        }
+    }
+
+    /// The configurations in test order.
+    pub fn configs(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        (0..self.len()).map(|i| self.config(i))
+    }
+}
+
+/// Minimizes the set `0..len`. `first` gets the configurations to test in order (each
+/// the sorted list of kept elements) and returns the index of the first interesting one,
+/// having tested as few as it needs (it may test them several at a time). The full set is
+/// assumed interesting. Returns the 1-minimal configuration reached.
+///
+/// # Errors
+/// Whatever `first` returns.
+pub fn ddmin<E>(
+    len: usize,
+    options: DdminOptions,
+    first: &mut dyn FnMut(&mut dyn Iterator<Item = Vec<usize>>) -> Result<Option<usize>, E>,
+) -> Result<Vec<usize>, E> {
+    let mut current: Vec<usize> = (0..len).collect();
+    if options.try_empty && len > 0 && first(&mut std::iter::once(Vec::new()))?.is_some() {
+        return Ok(Vec::new());
+    }
+    let mut n = 2;
+    while current.len() >= 2 {
+        n = n.min(current.len());
+        let found = {
+            let round = Round {
+                current: &current,
+                n,
+            };
+            first(&mut round.configs())?.map(|i| (i, round.config(i)))
+        };
+        match found {
+            Some((i, config)) if i < n => {
+                current = config;
+                n = 2;
+            }
+            Some((_, config)) => {
+                current = config;
+                n = (n - 1).max(2);
+            }
+            None => {
+                if n >= current.len() {
+                    break;
+                }
+                n = (2 * n).min(current.len());
+            }
+        }
+    }
+    Ok(current)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeSet, HashMap};
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Runs ddmin sequentially with a cache; returns the result and the number of
+    /// distinct configurations tested.
+    fn run(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> (Vec<usize>, usize) {
+        let mut cache: HashMap<Vec<usize>, bool> = HashMap::new();
+        let result = ddmin::<()>(len, DdminOptions::default(), &mut |configs| {
+            for (i, config) in configs.enumerate() {
+                let verdict = *cache
+                    .entry(config.clone())
+                    .or_insert_with(|| interesting(&config));
+                if verdict {
+                    return Ok(Some(i));
+                }
+            }
+            Ok(None)
+        })
+        .unwrap();
+        (result, cache.len())
+    }
+
+    #[test]
+    fn textbook_example_finds_2_and_8_within_17_tests() {
+        // Zeller & Hildebrandt's example: 10 elements (numbered 1..=10 in the paper,
+        // 0..=9 here), the failure needs elements 2 and 8.
+        let (result, tests) = run(10, &|c| c.contains(&1) && c.contains(&7));
+        assert_eq!(result, vec![1, 7]);
+        assert!(tests <= 17, "ddmin used {tests} distinct tests");
+    }
+
+    #[test]
+    fn empty_configuration_is_tried_first_when_asked() {
+        let mut seen = Vec::new();
+        let result = ddmin::<()>(3, DdminOptions { try_empty: true }, &mut |configs| {
+            let c: Vec<_> = configs.collect();
+            seen.push(c);
+            Ok(Some(0))
+        })
+        .unwrap();
+        assert!(result.is_empty());
+        assert_eq!(seen, vec![vec![Vec::<usize>::new()]]);
+    }
+
+    #[test]
+    fn single_element_is_kept_without_a_test() {
+        let (result, tests) = run(1, &|_| true);
+        assert_eq!(result, vec![0]);
+        assert_eq!(tests, 0);
+    }
+
+    fn is_one_minimal(result: &[usize], interesting: &dyn Fn(&[usize]) -> bool) -> bool {
+        (0..result.len()).all(|skip| {
+            let smaller: Vec<usize> = result
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, &e)| e)
+                .collect();
+            result.len() <= 1 || !interesting(&smaller)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn result_is_one_minimal_for_monotone_predicates(
+            len in 1usize..40,
+            needed in proptest::collection::btree_set(0usize..40, 0..5),
+        ) {
+            let needed: BTreeSet<usize> = needed.into_iter().filter(|&e| e < len).collect();
+            let interesting = |c: &[usize]| needed.iter().all(|e| c.contains(e));
+            let (result, _) = run(len, &interesting);
+            prop_assert!(interesting(&result));
+            prop_assert!(is_one_minimal(&result, &interesting));
+            if !needed.is_empty() {
+                prop_assert_eq!(result, needed.into_iter().collect::<Vec<_>>());
+            }
+        }
+
+        #[test]
+        fn result_is_one_minimal_for_non_monotone_predicates(
+            len in 1usize..30,
+            seed in any::<u64>(),
+        ) {
+            // An arbitrary (hash-defined) predicate, true on the full set.
+            let interesting = |c: &[usize]| {
+                if c.len() == len {
+                    return true;
+                }
+                let mut h = seed ^ 0x9e37_79b9_7f4a_7c15;
+                for &e in c {
+                    h = (h ^ e as u64).wrapping_mul(0x100_0000_01b3);
+                }
+                h % 3 == 0
+            };
+            let (result, _) = run(len, &interesting);
+            prop_assert!(interesting(&result));
+            prop_assert!(is_one_minimal(&result, &interesting), "seed {seed}: {result:?}");
+        }
+    }
+}

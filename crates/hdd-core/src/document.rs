@@ -1,0 +1,241 @@
+//! A Document is the text of a candidate or of the current best, with its syntax tree.
+
+use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
+
+use crate::edit::EditSet;
+
+/// A text and, for grammar languages, its tree-sitter tree.
+#[derive(Debug, Clone)]
+pub struct Document {
+    text: Vec<u8>,
+    tree: Option<Tree>,
+    errors: usize,
+}
+
+impl Document {
+    /// A document without a syntax tree (language-agnostic text).
+    #[must_use]
+    pub fn plain(text: Vec<u8>) -> Document {
+        Document {
+            text,
+            tree: None,
+            errors: 0,
+        }
+    }
+
+    /// Parses `text` from scratch. Returns `None` only if the parser gave up.
+    #[must_use]
+    pub fn parse(parser: &mut Parser, text: Vec<u8>) -> Option<Document> {
+        let tree = parser.parse(&text, None)?;
+        let errors = count_errors(tree.root_node());
+        Some(Document {
+            text,
+            tree: Some(tree),
+            errors,
+        })
+    }
+
+    /// The bytes.
+    #[must_use]
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// The syntax tree, for grammar languages.
+    #[must_use]
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
+    }
+
+    /// ERROR and MISSING nodes in the tree (0 without a tree).
+    #[must_use]
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    /// Number of tokens: non-empty leaves of the tree, or whitespace-separated words.
+    #[must_use]
+    pub fn token_count(&self) -> usize {
+        match &self.tree {
+            Some(tree) => leaves(tree.root_node()).len(),
+            None => self
+                .text
+                .split(u8::is_ascii_whitespace)
+                .filter(|w| !w.is_empty())
+                .count(),
+        }
+    }
+
+    /// Number of lines (a last line without a newline counts).
+    #[must_use]
+    pub fn line_count(&self) -> usize {
+        let newlines = self.text.iter().filter(|&&b| b == b'\n').count();
+        newlines + usize::from(self.text.last().is_some_and(|&b| b != b'\n'))
+    }
+
+    /// The document `edits` make of this one, if it is valid: for a grammar language,
+    /// the candidate is re-parsed incrementally from this tree and refused when it has
+    /// more ERROR/MISSING nodes than this document.
+    #[must_use]
+    pub fn derive(&self, parser: &mut Parser, edits: &EditSet) -> Option<Document> {
+        let text = edits.apply(&self.text);
+        let Some(old) = &self.tree else {
+            return Some(Document::plain(text));
+        };
+        let mut tree = old.clone();
+        let lines = LineIndex::new(&self.text);
+        for edit in edits.edits().iter().rev() {
+            let start_position = lines.point(edit.range.start);
+            tree.edit(&InputEdit {
+                start_byte: edit.range.start,
+                old_end_byte: edit.range.end,
+                new_end_byte: edit.range.start + edit.replacement.len(),
+                start_position,
+                old_end_position: lines.point(edit.range.end),
+                new_end_position: advance(start_position, &edit.replacement),
+            });
+        }
+        let tree = parser.parse(&text, Some(&tree))?;
+        let root = tree.root_node();
+        let errors = if root.has_error() {
+            count_errors(root)
+        } else {
+            0
+        };
+        (errors <= self.errors).then_some(Document {
+            text,
+            tree: Some(tree),
+            errors,
+        })
+    }
+}
+
+/// Byte offsets of line starts, to turn byte offsets into tree-sitter points.
+struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &[u8]) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            text.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    fn point(&self, byte: usize) -> Point {
+        let row = self.starts.partition_point(|&s| s <= byte) - 1;
+        Point::new(row, byte - self.starts[row])
+    }
+}
+
+fn advance(mut point: Point, inserted: &[u8]) -> Point {
+    for &b in inserted {
+        if b == b'\n' {
+            point.row += 1;
+            point.column = 0;
+        } else {
+            point.column += 1;
+        }
+    }
+    point
+}
+
+/// ERROR and MISSING nodes under `root`, found without recursion.
+#[must_use]
+pub fn count_errors(root: Node<'_>) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor).filter(Node::has_error));
+    }
+    count
+}
+
+/// The non-empty leaves under `root`, in text order, found without recursion.
+#[must_use]
+pub fn leaves(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if node.child_count() == 0 {
+            if node.end_byte() > node.start_byte() {
+                out.push(node);
+            }
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::Edit;
+
+    fn c_parser() -> Parser {
+        let mut parser = Parser::new();
+        parser
+            .set_language(&hdd_grammar::Lang::C.ts_language())
+            .unwrap();
+        parser
+    }
+
+    #[test]
+    fn incremental_derive_agrees_with_full_parse() {
+        let mut parser = c_parser();
+        let src = b"int f(int a) {\n  if (a) { return 1; }\n  return 2;\n}\nint g;\n".to_vec();
+        let doc = Document::parse(&mut parser, src.clone()).unwrap();
+        let start = src.windows(2).position(|w| w == b"{ ").unwrap();
+        let end = start + b"{ return 1; }".len();
+        let edits = EditSet::new(vec![Edit::replace(start..end, "{}"), Edit::delete(53..59)]).unwrap();
+        let derived = doc.derive(&mut parser, &edits).unwrap();
+        let full = Document::parse(&mut parser, derived.text().to_vec()).unwrap();
+        assert_eq!(
+            derived.tree().unwrap().root_node().to_sexp(),
+            full.tree().unwrap().root_node().to_sexp()
+        );
+        assert_eq!(derived.text(), b"int f(int a) {\n  if (a) {}\n  return 2;\n}\n".as_slice());
+    }
+
+    #[test]
+    fn derive_refuses_new_errors_only() {
+        let mut parser = c_parser();
+        let doc = Document::parse(&mut parser, b"int a; int b;".to_vec()).unwrap();
+        assert_eq!(doc.error_count(), 0);
+        assert!(doc.derive(&mut parser, &EditSet::new(vec![Edit::delete(5..6)]).unwrap()).is_none());
+        let broken = Document::parse(&mut parser, b"int a = ; int b;".to_vec()).unwrap();
+        assert!(broken.error_count() > 0);
+        let fewer = broken
+            .derive(&mut parser, &EditSet::new(vec![Edit::delete(11..17)]).unwrap())
+            .unwrap();
+        assert_eq!(fewer.error_count(), broken.error_count());
+    }
+
+    #[test]
+    fn counts_tokens_and_lines() {
+        let mut parser = c_parser();
+        let doc = Document::parse(&mut parser, b"int x = 1;\nint y;".to_vec()).unwrap();
+        assert_eq!(doc.token_count(), 8);
+        assert_eq!(doc.line_count(), 2);
+        assert_eq!(Document::plain(b"a b\n c\n".to_vec()).token_count(), 3);
+    }
+}

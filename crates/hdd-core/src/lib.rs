@@ -1,0 +1,36 @@
+//! The hdd reduction engine, sans I/O.
+//!
+//! A [`Session`] holds the current best [`Document`] (text + tree-sitter tree), a
+//! verdict [`Cache`] and an [`Executor`] that runs the user's test. [`Pass`]es propose
+//! candidates as [`EditSet`]s against a document; the session filters them (they must be
+//! smaller, parse with no new errors, and be untested) and has the executor test them.
+//!
+//! ```
+//! use hdd_core::{ClosureExecutor, Session};
+//! use hdd_grammar::Lang;
+//!
+//! let src = b"int f(void) { return 1; }\nint keep;\n".to_vec();
+//! let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(4).any(|w| w == b"keep"));
+//! let mut observer = |_: &hdd_core::Document| Ok(());
+//! let mut session = Session::new(Some(Lang::C), src, &mut exec, &mut observer).unwrap();
+//! session.check_original().unwrap();
+//! session.reduce().unwrap();
+//! assert_eq!(session.current().text(), b"int keep;\n");
+//! ```
+#![deny(missing_docs)]
+
+mod cache;
+mod ddmin;
+mod document;
+mod edit;
+mod exec;
+pub mod passes;
+mod session;
+
+pub use crate::cache::{Cache, TextKey};
+pub use crate::ddmin::{DdminOptions, Round, ddmin};
+pub use crate::document::{Document, count_errors, leaves};
+pub use crate::edit::{Edit, EditSet};
+pub use crate::exec::{BoxError, ClosureExecutor, Executor};
+pub use crate::passes::Pass;
+pub use crate::session::{Error, Observer, PassStats, Session, Stats};

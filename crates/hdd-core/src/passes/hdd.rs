@@ -1,0 +1,149 @@
+//! ## What it does
+//! Hierarchical Delta Debugging (Misherghi & Su, ICSE 2006): for each level of the
+//! syntax tree, from the root down, ddmin over that level's nodes. Removing a node means
+//! replacing it by its minimal replacement from the grammar table: nothing when the node
+//! may be absent (an optional or list child, or a kind that derives the empty string;
+//! a list element goes with its separator), otherwise the shortest text its kind
+//! derives (`{ }` for a C block). Sweeps repeat until one changes nothing (HDD*).
+//!
+//! ## When it helps
+//! First, on large inputs: whole functions and blocks go in a few tests, and every
+//! candidate parses.
+//!
+//! ## Example
+//! `int f(void) { a(); b(); } int g;` with a test that needs `g` becomes `int g;`.
+
+use tree_sitter::Node;
+
+use hdd_grammar::Table;
+
+use super::{Pass, ddmin_units, swallow_space};
+use crate::document::Document;
+use crate::edit::Edit;
+use crate::session::{Error, Session};
+
+/// The HDD pass.
+#[derive(Debug, Default)]
+pub struct Hdd;
+
+impl Pass for Hdd {
+    fn name(&self) -> &'static str {
+        "hdd"
+    }
+
+    fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
+        let Some(table) = session.table().copied() else {
+            return Ok(());
+        };
+        loop {
+            let mut progress = false;
+            let mut level = 0;
+            loop {
+                let base = session.current().clone();
+                let Some(units) = level_units(&base, &table, level) else {
+                    break;
+                };
+                if !units.is_empty() {
+                    progress |= ddmin_units(session, &base, &units, true)?;
+                }
+                level += 1;
+            }
+            if !progress {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The replacement edits of the nodes at depth `level` (the root is at 0), in text
+/// order; `None` when the tree has no node that deep.
+pub(crate) fn level_units(doc: &Document, table: &Table, level: usize) -> Option<Vec<Edit>> {
+    let tree = doc.tree()?;
+    let text = doc.text();
+    let root = tree.root_node();
+    if level == 0 {
+        return Some(root_unit(root, table, text).into_iter().collect());
+    }
+    let mut any = false;
+    let mut units = Vec::new();
+    let mut stack = vec![(root, 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        if depth + 1 == level {
+            let mut cursor = node.walk();
+            let mut children = Vec::new();
+            if cursor.goto_first_child() {
+                loop {
+                    children.push((cursor.node(), cursor.field_name()));
+                    if !cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+            any |= !children.is_empty();
+            units.extend(
+                (0..children.len()).filter_map(|i| child_unit(node, &children, i, table, text)),
+            );
+        } else {
+            let mut cursor = node.walk();
+            let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+        }
+    }
+    any.then_some(units)
+}
+
+fn root_unit(root: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
+    let info = table.kind(root.grammar_name()).or_else(|| table.kind(root.kind()))?;
+    replace_unit(root.byte_range(), info.min_yield, text)
+}
+
+fn replace_unit(range: std::ops::Range<usize>, with: &str, text: &[u8]) -> Option<Edit> {
+    (with.len() < range.len() && &text[range.clone()] != with.as_bytes())
+        .then(|| Edit::replace(range, with))
+}
+
+/// The removal of `children[i]` of `parent`, if removing it can make the text smaller.
+fn child_unit<'t>(
+    parent: Node<'t>,
+    children: &[(Node<'t>, Option<&'t str>)],
+    i: usize,
+    table: &Table,
+    text: &[u8],
+) -> Option<Edit> {
+    let (child, field) = children[i];
+    if child.is_missing() || child.byte_range().is_empty() {
+        return None;
+    }
+    if !child.is_named() && !child.is_extra() && !child.is_error() {
+        return None;
+    }
+    let info = table
+        .kind(child.grammar_name())
+        .or_else(|| table.kind(child.kind()));
+    let optional = table
+        .slot(parent.kind(), field)
+        .is_some_and(|s| !s.required || s.multiple);
+    let deletable =
+        child.is_extra() || child.is_error() || optional || info.is_some_and(|k| k.derives_empty);
+    if !deletable {
+        return replace_unit(child.byte_range(), info?.min_yield, text);
+    }
+    let mut range = child.byte_range();
+    let separator = table
+        .kind(parent.grammar_name())
+        .or_else(|| table.kind(parent.kind()))
+        .and_then(|k| k.list_separator);
+    if let Some(sep) = separator {
+        let is_sep = |j: usize| {
+            children
+                .get(j)
+                .is_some_and(|(n, _)| !n.is_named() && n.kind() == sep)
+        };
+        if is_sep(i + 1) {
+            range.end = children[i + 1].0.end_byte();
+        } else if i > 0 && is_sep(i - 1) {
+            range.start = children[i - 1].0.start_byte();
+        }
+    }
+    Some(Edit::delete(swallow_space(text, range)))
+}

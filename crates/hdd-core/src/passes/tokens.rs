@@ -1,0 +1,58 @@
+//! ## What it does
+//! ddmin over the tokens of the current text: the leaves of the syntax tree, or
+//! whitespace-separated words without a grammar.
+//!
+//! ## When it helps
+//! Last: it removes single keywords, qualifiers, operators and parentheses the tree
+//! passes cannot (a node's minimal replacement is often no smaller than the node).
+//!
+//! ## Example
+//! `static const int x = (1);` with a test that needs `x = 1` becomes `int x = 1;`.
+
+use super::{Pass, ddmin_units};
+use crate::document::leaves;
+use crate::edit::Edit;
+use crate::session::{Error, Session};
+
+/// ddmin over tokens.
+#[derive(Debug, Default)]
+pub struct Tokens;
+
+impl Pass for Tokens {
+    fn name(&self) -> &'static str {
+        "tokens"
+    }
+
+    fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
+        let base = session.current().clone();
+        let units: Vec<Edit> = match base.tree() {
+            Some(tree) => leaves(tree.root_node())
+                .into_iter()
+                .map(|n| Edit::delete(n.byte_range()))
+                .collect(),
+            None => words(base.text()),
+        };
+        ddmin_units(session, &base, &units, false)?;
+        Ok(())
+    }
+}
+
+/// Deletions of each whitespace-separated word.
+fn words(text: &[u8]) -> Vec<Edit> {
+    let mut units = Vec::new();
+    let mut start = None;
+    for (i, &b) in text.iter().enumerate() {
+        match (b.is_ascii_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                units.push(Edit::delete(s..i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        units.push(Edit::delete(s..text.len()));
+    }
+    units
+}
