@@ -60,7 +60,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_empty_declaration",
-            min_yield: "a ;",
+            min_yield: "a;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -84,7 +84,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_field_declaration_list_item",
-            min_yield: "a ;",
+            min_yield: "a;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -108,7 +108,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_for_statement_body",
-            min_yield: "; ;",
+            min_yield: ";;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -116,7 +116,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_function_declaration_declarator",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -132,7 +132,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_old_style_function_declarator",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -140,7 +140,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_old_style_function_definition",
-            min_yield: "a a ( ) a a ; { }",
+            min_yield: "a a()a a;{}",
             min_tokens: 9,
             derives_empty: false,
             supertypes: &[],
@@ -148,7 +148,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_old_style_parameter_list",
-            min_yield: "( )",
+            min_yield: "()",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -172,7 +172,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_string",
-            min_yield: "\" \"",
+            min_yield: "\"\"",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -236,7 +236,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "abstract_array_declarator",
-            min_yield: "[ ]",
+            min_yield: "[]",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["_abstract_declarator"],
@@ -244,7 +244,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "abstract_function_declarator",
-            min_yield: "( )",
+            min_yield: "()",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["_abstract_declarator"],
@@ -252,7 +252,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "abstract_parenthesized_declarator",
-            min_yield: "( * )",
+            min_yield: "(*)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["_abstract_declarator"],
@@ -268,7 +268,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "alignas_qualifier",
-            min_yield: "alignas ( a )",
+            min_yield: "alignas(a)",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -276,7 +276,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "alignof_expression",
-            min_yield: "alignof ( a )",
+            min_yield: "alignof(a)",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -284,7 +284,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "argument_list",
-            min_yield: "( )",
+            min_yield: "()",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -292,7 +292,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "array_declarator",
-            min_yield: "a [ ]",
+            min_yield: "a[]",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["_declarator", "_field_declarator", "_type_declarator"],
@@ -300,7 +300,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "array_field_declarator",
-            min_yield: "a [ ]",
+            min_yield: "a[]",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -308,7 +308,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "array_type_declarator",
-            min_yield: "a [ ]",
+            min_yield: "a[]",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -316,7 +316,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "assignment_expression",
-            min_yield: "a = a",
+            min_yield: "a=a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -332,7 +332,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "attribute_declaration",
-            min_yield: "[[ a ]]",
+            min_yield: "[[a]]",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -340,7 +340,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "attribute_specifier",
-            min_yield: "__attribute ( ( ) )",
+            min_yield: "__attribute(())",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -348,7 +348,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "attributed_declarator",
-            min_yield: "a [[ a ]]",
+            min_yield: "a[[a]]",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["_declarator", "_field_declarator", "_type_declarator"],
@@ -356,7 +356,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "attributed_field_declarator",
-            min_yield: "a [[ a ]]",
+            min_yield: "a[[a]]",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -364,7 +364,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "attributed_statement",
-            min_yield: "[[ a ]] ;",
+            min_yield: "[[a]];",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["statement"],
@@ -372,7 +372,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "attributed_type_declarator",
-            min_yield: "a [[ a ]]",
+            min_yield: "a[[a]]",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -380,7 +380,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "binary_expression",
-            min_yield: "a + a",
+            min_yield: "a+a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -388,7 +388,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "bitfield_clause",
-            min_yield: ": a",
+            min_yield: ":a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -396,7 +396,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "break_statement",
-            min_yield: "break ;",
+            min_yield: "break;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["statement"],
@@ -404,7 +404,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "call_expression",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -412,7 +412,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "case_statement",
-            min_yield: "default :",
+            min_yield: "default:",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["statement"],
@@ -420,7 +420,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "cast_expression",
-            min_yield: "( a ) a",
+            min_yield: "(a)a",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -428,7 +428,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "char_literal",
-            min_yield: "'a '",
+            min_yield: "'a'",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -444,7 +444,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "comma_expression",
-            min_yield: "a , a",
+            min_yield: "a,a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -460,7 +460,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "compound_literal_expression",
-            min_yield: "( a ) { }",
+            min_yield: "(a){}",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &["expression"],
@@ -468,7 +468,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "compound_statement",
-            min_yield: "{ }",
+            min_yield: "{}",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["statement"],
@@ -476,7 +476,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "concatenated_string",
-            min_yield: "a \" \"",
+            min_yield: "a\"\"",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -484,7 +484,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "conditional_expression",
-            min_yield: "a ? : a",
+            min_yield: "a? :a",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -492,7 +492,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "continue_statement",
-            min_yield: "continue ;",
+            min_yield: "continue;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["statement"],
@@ -500,7 +500,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "declaration",
-            min_yield: "a a ;",
+            min_yield: "a a;",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -508,7 +508,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "declaration_list",
-            min_yield: "{ }",
+            min_yield: "{}",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -516,7 +516,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "do_statement",
-            min_yield: "do ; while ( a ) ;",
+            min_yield: "do;while(a);",
             min_tokens: 7,
             derives_empty: false,
             supertypes: &["statement"],
@@ -524,7 +524,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "else_clause",
-            min_yield: "else ;",
+            min_yield: "else;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -548,7 +548,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "enumerator_list",
-            min_yield: "{ }",
+            min_yield: "{}",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -596,7 +596,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "field_declaration",
-            min_yield: "a ;",
+            min_yield: "a;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -604,7 +604,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "field_declaration_list",
-            min_yield: "{ }",
+            min_yield: "{}",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -612,7 +612,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "field_designator",
-            min_yield: ". a",
+            min_yield: ".a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -620,7 +620,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "field_expression",
-            min_yield: "a . a",
+            min_yield: "a.a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -636,7 +636,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "for_statement",
-            min_yield: "for ( ; ; ) ;",
+            min_yield: "for(;;);",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &["statement"],
@@ -644,7 +644,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "function_declarator",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["_declarator", "_field_declarator", "_type_declarator"],
@@ -652,7 +652,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "function_definition",
-            min_yield: "a a { }",
+            min_yield: "a a{}",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -660,7 +660,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "function_field_declarator",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -668,7 +668,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "function_type_declarator",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -676,7 +676,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "generic_expression",
-            min_yield: "_Generic ( a , a : a )",
+            min_yield: "_Generic(a,a:a)",
             min_tokens: 8,
             derives_empty: false,
             supertypes: &["expression"],
@@ -692,7 +692,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "gnu_asm_expression",
-            min_yield: "asm ( \" \" )",
+            min_yield: "asm(\"\")",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &["expression"],
@@ -708,7 +708,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "gnu_asm_input_operand",
-            min_yield: "\" \" ( a )",
+            min_yield: "\"\"(a)",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -724,7 +724,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "gnu_asm_output_operand",
-            min_yield: "\" \" ( a )",
+            min_yield: "\"\"(a)",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -748,7 +748,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "goto_statement",
-            min_yield: "goto a ;",
+            min_yield: "goto a;",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["statement"],
@@ -764,7 +764,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "if_statement",
-            min_yield: "if ( a ) ;",
+            min_yield: "if(a);",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &["statement"],
@@ -772,7 +772,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "init_declarator",
-            min_yield: "a = a",
+            min_yield: "a=a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -780,7 +780,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "initializer_list",
-            min_yield: "{ }",
+            min_yield: "{}",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -788,7 +788,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "initializer_pair",
-            min_yield: "a : a",
+            min_yield: "a:a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -796,7 +796,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "labeled_statement",
-            min_yield: "a : ;",
+            min_yield: "a:;",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["statement"],
@@ -804,7 +804,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "linkage_specification",
-            min_yield: "extern \" \" { }",
+            min_yield: "extern\"\"{}",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -812,7 +812,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "macro_type_specifier",
-            min_yield: "a ( a )",
+            min_yield: "a(a)",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["type_specifier"],
@@ -820,7 +820,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "ms_based_modifier",
-            min_yield: "__based ( )",
+            min_yield: "__based()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -836,7 +836,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "ms_declspec_modifier",
-            min_yield: "__declspec ( a )",
+            min_yield: "__declspec(a)",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -900,7 +900,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "offsetof_expression",
-            min_yield: "offsetof ( a , a )",
+            min_yield: "offsetof(a,a)",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &["expression"],
@@ -916,7 +916,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "parameter_list",
-            min_yield: "( )",
+            min_yield: "()",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -924,7 +924,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "parenthesized_declarator",
-            min_yield: "( a )",
+            min_yield: "(a)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["_declarator", "_field_declarator", "_type_declarator"],
@@ -932,7 +932,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "parenthesized_expression",
-            min_yield: "( a )",
+            min_yield: "(a)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -940,7 +940,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "parenthesized_field_declarator",
-            min_yield: "( a )",
+            min_yield: "(a)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -948,7 +948,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "parenthesized_type_declarator",
-            min_yield: "( a )",
+            min_yield: "(a)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -956,7 +956,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "pointer_declarator",
-            min_yield: "* a",
+            min_yield: "*a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["_declarator", "_field_declarator", "_type_declarator"],
@@ -964,7 +964,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "pointer_expression",
-            min_yield: "* a",
+            min_yield: "*a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -972,7 +972,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "pointer_field_declarator",
-            min_yield: "* a",
+            min_yield: "*a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -980,7 +980,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "pointer_type_declarator",
-            min_yield: "* a",
+            min_yield: "*a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -996,7 +996,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_argument_list",
-            min_yield: "( )",
+            min_yield: "()",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -1004,7 +1004,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_binary_expression",
-            min_yield: "a + a",
+            min_yield: "a+a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1020,7 +1020,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_call_expression",
-            min_yield: "a ( )",
+            min_yield: "a()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1052,7 +1052,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif",
-            min_yield: "#elif a \n",
+            min_yield: "#elif a\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1060,7 +1060,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif_in_enumerator_list",
-            min_yield: "#elif a \n",
+            min_yield: "#elif a\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1068,7 +1068,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif_in_enumerator_list_no_comma",
-            min_yield: "#elif a \n",
+            min_yield: "#elif a\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1076,7 +1076,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif_in_field_declaration_list",
-            min_yield: "#elif a \n",
+            min_yield: "#elif a\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1148,7 +1148,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_function_def",
-            min_yield: "#define a( )\n",
+            min_yield: "#define a()\n",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -1156,7 +1156,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if",
-            min_yield: "#if a \n #endif",
+            min_yield: "#if a\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1164,7 +1164,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if_in_enumerator_list",
-            min_yield: "#if a \n #endif",
+            min_yield: "#if a\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1172,7 +1172,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if_in_enumerator_list_no_comma",
-            min_yield: "#if a \n #endif",
+            min_yield: "#if a\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1180,7 +1180,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if_in_field_declaration_list",
-            min_yield: "#if a \n #endif",
+            min_yield: "#if a\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1188,7 +1188,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_ifdef",
-            min_yield: "#ifdef a #endif",
+            min_yield: "#ifdef a#endif",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1196,7 +1196,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_ifdef_in_enumerator_list",
-            min_yield: "#ifdef a #endif",
+            min_yield: "#ifdef a#endif",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1204,7 +1204,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_ifdef_in_enumerator_list_no_comma",
-            min_yield: "#ifdef a #endif",
+            min_yield: "#ifdef a#endif",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1212,7 +1212,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_ifdef_in_field_declaration_list",
-            min_yield: "#ifdef a #endif",
+            min_yield: "#ifdef a#endif",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1228,7 +1228,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_params",
-            min_yield: "( )",
+            min_yield: "()",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -1236,7 +1236,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_parenthesized_expression",
-            min_yield: "( a )",
+            min_yield: "(a)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1244,7 +1244,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_unary_expression",
-            min_yield: "! a",
+            min_yield: "!a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -1260,7 +1260,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "return_statement",
-            min_yield: "return ;",
+            min_yield: "return;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["statement"],
@@ -1268,7 +1268,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "seh_except_clause",
-            min_yield: "__except ( a ) { }",
+            min_yield: "__except(a){}",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &[],
@@ -1276,7 +1276,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "seh_finally_clause",
-            min_yield: "__finally { }",
+            min_yield: "__finally{}",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1284,7 +1284,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "seh_leave_statement",
-            min_yield: "__leave ;",
+            min_yield: "__leave;",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["statement"],
@@ -1292,7 +1292,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "seh_try_statement",
-            min_yield: "__try { } __finally { }",
+            min_yield: "__try{}__finally{}",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &["statement"],
@@ -1348,7 +1348,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "string_literal",
-            min_yield: "\" \"",
+            min_yield: "\"\"",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1364,7 +1364,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_designator",
-            min_yield: "[ a ]",
+            min_yield: "[a]",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1372,7 +1372,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_expression",
-            min_yield: "a [ a ]",
+            min_yield: "a[a]",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1380,7 +1380,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_range_designator",
-            min_yield: "[ a ... a ]",
+            min_yield: "[a...a]",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -1388,7 +1388,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "switch_statement",
-            min_yield: "switch ( a ) { }",
+            min_yield: "switch(a){}",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &["statement"],
@@ -1420,7 +1420,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "type_definition",
-            min_yield: "typedef a a ;",
+            min_yield: "typedef a a;",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1460,7 +1460,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "unary_expression",
-            min_yield: "! a",
+            min_yield: "!a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1476,7 +1476,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "update_expression",
-            min_yield: "-- a",
+            min_yield: "--a",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1492,7 +1492,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "while_statement",
-            min_yield: "while ( a ) ;",
+            min_yield: "while(a);",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &["statement"],

@@ -19,7 +19,11 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::OK });
+            return ExitCode::from(if err.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
         }
     };
     let result = match cli.command {
@@ -41,11 +45,19 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
-#[expect(clippy::print_stdout, reason = "listing languages is the command's output")]
+#[expect(
+    clippy::print_stdout,
+    reason = "listing languages is the command's output"
+)]
 fn langs() {
     println!("{:<8} {:<14} grammar", "language", "extensions");
     for &lang in hdd::Lang::ALL {
         let exts: Vec<String> = lang.extensions().iter().map(|e| format!(".{e}")).collect();
-        println!("{:<8} {:<14} {}", lang.name(), exts.join(" "), lang.grammar_version());
+        println!(
+            "{:<8} {:<14} {}",
+            lang.name(),
+            exts.join(" "),
+            lang.grammar_version()
+        );
     }
 }

@@ -25,7 +25,9 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         .with_context(|| format!("reading {}", args.file.display()))
         .map_err(Failure::usage)?;
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        return Err(Failure::usage(anyhow!("--timeout must be a positive number of seconds")));
+        return Err(Failure::usage(anyhow!(
+            "--timeout must be a positive number of seconds"
+        )));
     }
     let file_name: OsString = args
         .file
@@ -129,7 +131,9 @@ fn check_original(
     file: &Path,
 ) -> Result<(), Failure> {
     let outcome = executor.run_one(input, true).map_err(Failure::usage)?;
-    let kept = outcome.kept_dir.expect("run_one keeps the folder when asked");
+    let kept = outcome
+        .kept_dir
+        .expect("run_one keeps the folder when asked");
     if outcome.status.interesting() {
         let _ = fs::remove_dir_all(kept.parent().unwrap_or(&kept));
         return Ok(());

@@ -12,7 +12,12 @@ use crate::common::{hdd, parse_c, root, script, stderr};
 fn bound(readme: &str) -> usize {
     readme
         .lines()
-        .find_map(|l| l.strip_prefix("bound: ")?.strip_suffix(" tokens")?.parse().ok())
+        .find_map(|l| {
+            l.strip_prefix("bound: ")?
+                .strip_suffix(" tokens")?
+                .parse()
+                .ok()
+        })
         .expect("the case README has a line `bound: N tokens`")
 }
 
@@ -40,16 +45,30 @@ fn check_case(case: &Path) {
             real = tmp.path().join("real-test.sh").display()
         ),
     );
-    let out = hdd(&work, &["reduce", "-j", "2", &file_name, "./logging-test.sh"]);
-    assert!(out.status.success(), "{name}: hdd failed:\n{}", stderr(&out));
+    let out = hdd(
+        &work,
+        &["reduce", "-j", "2", &file_name, "./logging-test.sh"],
+    );
+    assert!(
+        out.status.success(),
+        "{name}: hdd failed:\n{}",
+        stderr(&out)
+    );
 
     let original = fs::read(&input).unwrap();
-    assert_eq!(fs::read(work.join(format!("{file_name}.orig"))).unwrap(), original);
+    assert_eq!(
+        fs::read(work.join(format!("{file_name}.orig"))).unwrap(),
+        original
+    );
     let result = fs::read(work.join(&file_name)).unwrap();
     let (errors, tokens) = parse_c(&result);
     assert_eq!(errors, 0, "{name}: the result has parse errors");
     let limit = bound(&readme);
-    assert!(tokens <= limit, "{name}: {tokens} tokens > bound {limit}:\n{}", String::from_utf8_lossy(&result));
+    assert!(
+        tokens <= limit,
+        "{name}: {tokens} tokens > bound {limit}:\n{}",
+        String::from_utf8_lossy(&result)
+    );
 
     let check = tempfile::tempdir().unwrap();
     fs::write(check.path().join(&file_name), &result).unwrap();
@@ -74,7 +93,10 @@ fn check_case(case: &Path) {
             assert!(seen.insert(text), "{name}: a text reached the test twice");
         }
     }
-    assert!(seen.len() > 10, "{name}: suspiciously few candidates tested");
+    assert!(
+        seen.len() > 10,
+        "{name}: suspiciously few candidates tested"
+    );
 }
 
 #[test]

@@ -19,7 +19,10 @@ fn expect_usage_error(args: &[&str], message: &str) {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains(message), "expected {message:?} in:\n{err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(fs::read_to_string(tmp.path().join("in.c")).unwrap(), "int x;\n");
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("in.c")).unwrap(),
+        "int x;\n"
+    );
 }
 
 #[test]
@@ -29,13 +32,20 @@ fn missing_file() {
 
 #[test]
 fn missing_test() {
-    expect_usage_error(&["reduce", "in.c", "./nope.sh"], "test ./nope.sh does not exist");
+    expect_usage_error(
+        &["reduce", "in.c", "./nope.sh"],
+        "test ./nope.sh does not exist",
+    );
 }
 
 #[test]
 fn test_not_executable() {
     let tmp = setup();
-    fs::set_permissions(tmp.path().join("test.sh"), fs::Permissions::from_mode(0o644)).unwrap();
+    fs::set_permissions(
+        tmp.path().join("test.sh"),
+        fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
     let out = hdd(tmp.path(), &["reduce", "in.c", "./test.sh"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("chmod +x"), "{}", stderr(&out));
@@ -52,7 +62,10 @@ fn test_without_shebang() {
 
 #[test]
 fn unknown_language() {
-    expect_usage_error(&["reduce", "--lang", "cobol", "in.c", "./test.sh"], "unknown language 'cobol'");
+    expect_usage_error(
+        &["reduce", "--lang", "cobol", "in.c", "./test.sh"],
+        "unknown language 'cobol'",
+    );
 }
 
 #[test]

@@ -42,7 +42,10 @@ fn invariant_2_original_never_lost_and_best_always_on_disk() {
     marker_test(tmp.path());
     let out = hdd(tmp.path(), &["reduce", "in.c", "./test.sh"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(fs::read_to_string(tmp.path().join("in.c.orig")).unwrap(), INPUT);
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("in.c.orig")).unwrap(),
+        INPUT
+    );
     assert!(
         !tmp.path().join("BEST-NOT-INTERESTING").exists(),
         "at some test, the file on disk was not interesting"
@@ -59,16 +62,29 @@ fn invariant_2_original_never_lost_and_best_always_on_disk() {
     let out = hdd(tmp.path(), &["reduce", "in.c", "./test.sh"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
-    assert_eq!(fs::read_to_string(tmp.path().join("in.c.orig")).unwrap(), INPUT);
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("in.c.orig")).unwrap(),
+        INPUT
+    );
     assert_eq!(fs::read(tmp.path().join("in.c")).unwrap(), reduced);
 
     // With -o, the input is left untouched and no backup is made.
     fs::write(tmp.path().join("other.c"), INPUT).unwrap();
-    let out = hdd(tmp.path(), &["reduce", "-o", "out.c", "other.c", "./test.sh"]);
+    let out = hdd(
+        tmp.path(),
+        &["reduce", "-o", "out.c", "other.c", "./test.sh"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(fs::read_to_string(tmp.path().join("other.c")).unwrap(), INPUT);
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("other.c")).unwrap(),
+        INPUT
+    );
     assert!(!tmp.path().join("other.c.orig").exists());
-    assert!(fs::read_to_string(tmp.path().join("out.c")).unwrap().contains("0x5eed"));
+    assert!(
+        fs::read_to_string(tmp.path().join("out.c"))
+            .unwrap()
+            .contains("0x5eed")
+    );
 }
 
 #[test]
@@ -90,7 +106,12 @@ fn invariant_3_only_valid_new_texts_reach_the_test() {
     let mut seen = std::collections::HashSet::new();
     for entry in fs::read_dir(&log).unwrap() {
         let text = fs::read(entry.unwrap().path()).unwrap();
-        assert_eq!(crate::common::parse_c(&text).0, 0, "{}", String::from_utf8_lossy(&text));
+        assert_eq!(
+            crate::common::parse_c(&text).0,
+            0,
+            "{}",
+            String::from_utf8_lossy(&text)
+        );
         if text != INPUT.as_bytes() && text != result {
             assert!(seen.insert(text), "a text reached the test twice");
         }
@@ -117,14 +138,20 @@ fn invariant_4_each_test_has_its_own_folder_and_process_group() {
             log = log.display()
         ),
     );
-    let out = hdd(tmp.path(), &["reduce", "-j", "2", "-o", "out.c", "in.c", "./test.sh"]);
+    let out = hdd(
+        tmp.path(),
+        &["reduce", "-j", "2", "-o", "out.c", "in.c", "./test.sh"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let mut dirs = std::collections::HashSet::new();
     let mut runs = 0;
     for entry in fs::read_dir(&log).unwrap() {
         let line = fs::read_to_string(entry.unwrap().path()).unwrap();
         let (dir, leader) = line.trim().split_once(' ').expect("folder and leader flag");
-        assert_eq!(leader, "leader", "the test is not its process group's leader");
+        assert_eq!(
+            leader, "leader",
+            "the test is not its process group's leader"
+        );
         assert_ne!(std::path::Path::new(dir), tmp.path());
         dirs.insert(dir.to_owned());
         runs += 1;
@@ -132,7 +159,10 @@ fn invariant_4_each_test_has_its_own_folder_and_process_group() {
     assert!(runs > 3);
     assert_eq!(dirs.len(), runs, "two tests shared a folder");
     std::thread::sleep(std::time::Duration::from_millis(3500));
-    assert!(!log.join("SURVIVOR").exists(), "a test's grandchild outlived its test");
+    assert!(
+        !log.join("SURVIVOR").exists(),
+        "a test's grandchild outlived its test"
+    );
 }
 
 #[test]
@@ -154,7 +184,10 @@ fn invariant_6_the_original_must_be_interesting() {
         .lines()
         .find_map(|l| l.trim().strip_prefix("the test's folder is kept: "))
         .expect("the kept folder is named");
-    assert_eq!(fs::read_to_string(std::path::Path::new(kept).join("in.c")).unwrap(), INPUT);
+    assert_eq!(
+        fs::read_to_string(std::path::Path::new(kept).join("in.c")).unwrap(),
+        INPUT
+    );
     fs::remove_dir_all(std::path::Path::new(kept).parent().unwrap()).unwrap();
     assert_eq!(fs::read_to_string(tmp.path().join("in.c")).unwrap(), INPUT);
     assert!(!tmp.path().join("in.c.orig").exists());

@@ -7,21 +7,46 @@ pub struct DdminOptions {
     /// Test the empty configuration first (picireny's "EmptyDD"): plain ddmin never
     /// tries to remove everything, and with one element it tests nothing at all.
     pub try_empty: bool,
+    /// Test only complements when the granularity is above 2 (the subsets of a fine
+    /// partition rarely pass on real inputs, and each costs a test). Off in textbook
+    /// ddmin; the result is 1-minimal either way.
+    pub complements_only: bool,
 }
 
 /// One round's configurations at granularity `n`: the `n` subsets, then (for n > 2)
-/// the `n` complements. Parts have sizes `⌊|c|/n⌋`, the last one takes the rest.
+/// the `n` complements. Parts are split as in Zeller's `split`: part `i` takes
+/// `⌊rest/(n−i)⌋` of the elements not yet taken, so parts of size `⌊|c|/n⌋` come first and
+/// the larger ones last.
 #[derive(Debug, Clone)]
 pub struct Round<'c> {
     current: &'c [usize],
     n: usize,
+    complements_only: bool,
 }
 
 impl Round<'_> {
     /// Number of configurations in the round.
     #[must_use]
     pub fn len(&self) -> usize {
-        if self.n == 2 { 2 } else { 2 * self.n }
+        if self.n == 2 {
+            2
+        } else {
+            2 * self.n - self.skipped()
+        }
+    }
+
+    fn skipped(&self) -> usize {
+        if self.complements_only && self.n > 2 {
+            self.n
+        } else {
+            0
+        }
+    }
+
+    /// Whether configuration `i` is a subset (as opposed to a complement).
+    #[must_use]
+    pub fn is_subset(&self, i: usize) -> bool {
+        i + self.skipped() < self.n
     }
 
     /// Whether the round has no configurations.
@@ -31,19 +56,18 @@ impl Round<'_> {
     }
 
     fn part(&self, i: usize) -> std::ops::Range<usize> {
-        let size = self.current.len() / self.n;
-        let start = i * size;
-        let end = if i + 1 == self.n {
-            self.current.len()
-        } else {
-            start + size
-        };
-        start..end
+        let len = self.current.len();
+        let mut start = 0;
+        for j in 0..i {
+            start += (len - start) / (self.n - j);
+        }
+        start..start + (len - start) / (self.n - i)
     }
 
     /// Configuration `i` of the round: the kept elements, sorted.
     #[must_use]
     pub fn config(&self, i: usize) -> Vec<usize> {
+        let i = i + self.skipped();
         if i < self.n {
             self.current[self.part(i)].to_vec()
         } else {
@@ -60,6 +84,9 @@ impl Round<'_> {
     }
 }
 
+/// Configurations to test, in order, each the sorted list of kept elements.
+pub type Configs<'a> = dyn Iterator<Item = Vec<usize>> + 'a;
+
 /// Minimizes the set `0..len`. `first` gets the configurations to test in order (each
 /// the sorted list of kept elements) and returns the index of the first interesting one,
 /// having tested as few as it needs (it may test them several at a time). The full set is
@@ -70,7 +97,7 @@ impl Round<'_> {
 pub fn ddmin<E>(
     len: usize,
     options: DdminOptions,
-    first: &mut dyn FnMut(&mut dyn Iterator<Item = Vec<usize>>) -> Result<Option<usize>, E>,
+    first: &mut dyn FnMut(&mut Configs<'_>) -> Result<Option<usize>, E>,
 ) -> Result<Vec<usize>, E> {
     let mut current: Vec<usize> = (0..len).collect();
     if options.try_empty && len > 0 && first(&mut std::iter::once(Vec::new()))?.is_some() {
@@ -83,11 +110,12 @@ pub fn ddmin<E>(
             let round = Round {
                 current: &current,
                 n,
+                complements_only: options.complements_only,
             };
-            first(&mut round.configs())?.map(|i| (i, round.config(i)))
+            first(&mut round.configs())?.map(|i| (round.is_subset(i), round.config(i)))
         };
         match found {
-            Some((i, config)) if i < n => {
+            Some((true, config)) => {
                 current = config;
                 n = 2;
             }
@@ -145,11 +173,18 @@ mod tests {
     #[test]
     fn empty_configuration_is_tried_first_when_asked() {
         let mut seen = Vec::new();
-        let result = ddmin::<()>(3, DdminOptions { try_empty: true }, &mut |configs| {
-            let c: Vec<_> = configs.collect();
-            seen.push(c);
-            Ok(Some(0))
-        })
+        let result = ddmin::<()>(
+            3,
+            DdminOptions {
+                try_empty: true,
+                complements_only: false,
+            },
+            &mut |configs| {
+                let c: Vec<_> = configs.collect();
+                seen.push(c);
+                Ok(Some(0))
+            },
+        )
         .unwrap();
         assert!(result.is_empty());
         assert_eq!(seen, vec![vec![Vec::<usize>::new()]]);

@@ -204,16 +204,25 @@ mod tests {
         let mut parser = c_parser();
         let src = b"int f(int a) {\n  if (a) { return 1; }\n  return 2;\n}\nint g;\n".to_vec();
         let doc = Document::parse(&mut parser, src.clone()).unwrap();
-        let start = src.windows(2).position(|w| w == b"{ ").unwrap();
+        let find = |s: &[u8]| src.windows(s.len()).position(|w| w == s).unwrap();
+        let start = find(b"{ return 1; }");
         let end = start + b"{ return 1; }".len();
-        let edits = EditSet::new(vec![Edit::replace(start..end, "{}"), Edit::delete(53..59)]).unwrap();
+        let g = find(b"int g;");
+        let edits = EditSet::new(vec![
+            Edit::replace(start..end, "{}"),
+            Edit::delete(g..g + b"int g;\n".len()),
+        ])
+        .unwrap();
         let derived = doc.derive(&mut parser, &edits).unwrap();
         let full = Document::parse(&mut parser, derived.text().to_vec()).unwrap();
         assert_eq!(
             derived.tree().unwrap().root_node().to_sexp(),
             full.tree().unwrap().root_node().to_sexp()
         );
-        assert_eq!(derived.text(), b"int f(int a) {\n  if (a) {}\n  return 2;\n}\n".as_slice());
+        assert_eq!(
+            derived.text(),
+            b"int f(int a) {\n  if (a) {}\n  return 2;\n}\n".as_slice()
+        );
     }
 
     #[test]
@@ -221,11 +230,20 @@ mod tests {
         let mut parser = c_parser();
         let doc = Document::parse(&mut parser, b"int a; int b;".to_vec()).unwrap();
         assert_eq!(doc.error_count(), 0);
-        assert!(doc.derive(&mut parser, &EditSet::new(vec![Edit::delete(5..6)]).unwrap()).is_none());
+        assert!(
+            doc.derive(
+                &mut parser,
+                &EditSet::new(vec![Edit::delete(5..6)]).unwrap()
+            )
+            .is_none()
+        );
         let broken = Document::parse(&mut parser, b"int a = ; int b;".to_vec()).unwrap();
         assert!(broken.error_count() > 0);
         let fewer = broken
-            .derive(&mut parser, &EditSet::new(vec![Edit::delete(11..17)]).unwrap())
+            .derive(
+                &mut parser,
+                &EditSet::new(vec![Edit::delete(10..16)]).unwrap(),
+            )
             .unwrap();
         assert_eq!(fewer.error_count(), broken.error_count());
     }

@@ -113,12 +113,8 @@ mod tests {
 
     #[test]
     fn apply_replaces_and_deletes_in_order() {
-        let set = EditSet::new(vec![
-            Edit::replace(8..13, "{}"),
-            Edit::delete(0..4),
-        ])
-        .unwrap();
-        assert_eq!(set.apply(b"int main(){ x; }"), b"main(){} }".to_vec());
+        let set = EditSet::new(vec![Edit::replace(10..16, "{}"), Edit::delete(0..4)]).unwrap();
+        assert_eq!(set.apply(b"int main(){ x; }"), b"main(){}".to_vec());
     }
 
     #[test]

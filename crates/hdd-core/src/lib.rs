@@ -28,7 +28,7 @@ pub mod passes;
 mod session;
 
 pub use crate::cache::{Cache, TextKey};
-pub use crate::ddmin::{DdminOptions, Round, ddmin};
+pub use crate::ddmin::{Configs, DdminOptions, Round, ddmin};
 pub use crate::document::{Document, count_errors, leaves};
 pub use crate::edit::{Edit, EditSet};
 pub use crate::exec::{BoxError, ClosureExecutor, Executor};

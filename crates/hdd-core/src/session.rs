@@ -105,9 +105,9 @@ impl<'a> Session<'a> {
         let (parser, table, current) = match lang {
             Some(lang) => {
                 let mut parser = Parser::new();
-                parser
-                    .set_language(&lang.ts_language())
-                    .map_err(|e| Error::Parser(format!("loading the {} grammar: {e}", lang.name())))?;
+                parser.set_language(&lang.ts_language()).map_err(|e| {
+                    Error::Parser(format!("loading the {} grammar: {e}", lang.name()))
+                })?;
                 let doc = Document::parse(&mut parser, text)
                     .ok_or_else(|| Error::Parser("the parser gave up on the input".into()))?;
                 (Some(parser), Some(lang.table()), doc)

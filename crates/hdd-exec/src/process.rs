@@ -343,7 +343,10 @@ mod tests {
         let outcome = exec.run_one(b"x", false).unwrap();
         assert_eq!(outcome.status, Status::TimedOut);
         std::thread::sleep(Duration::from_millis(2500));
-        assert!(!marker.exists(), "a grandchild of the test survived the timeout");
+        assert!(
+            !marker.exists(),
+            "a grandchild of the test survived the timeout"
+        );
     }
 
     #[test]
@@ -361,16 +364,19 @@ mod tests {
     #[test]
     fn bad_tests_are_clear_errors() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = TestCommand::new(&dir.path().join("nope"), "a".into(), Duration::from_secs(1));
+        let missing =
+            TestCommand::new(&dir.path().join("nope"), "a".into(), Duration::from_secs(1));
         assert!(matches!(missing, Err(Error::TestMissing { .. })));
         let plain = dir.path().join("plain.sh");
         fs::write(&plain, "exit 0\n").unwrap();
         let err = TestCommand::new(&plain, "a".into(), Duration::from_secs(1)).unwrap_err();
         assert!(err.to_string().contains("chmod +x"), "{err}");
         fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).unwrap();
-        let exec =
-            LocalExecutor::new(TestCommand::new(&plain, "a".into(), Duration::from_secs(1)).unwrap(), 1)
-                .unwrap();
+        let exec = LocalExecutor::new(
+            TestCommand::new(&plain, "a".into(), Duration::from_secs(1)).unwrap(),
+            1,
+        )
+        .unwrap();
         let err = exec.run_one(b"", false).unwrap_err();
         assert!(err.to_string().contains("#!"), "{err}");
     }

@@ -7,7 +7,6 @@
 
 mod regex;
 
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
 
@@ -163,7 +162,7 @@ pub fn derive_with_externals(
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Tok {
     text: String,
-    /// IMMEDIATE_TOKEN: no whitespace before it.
+    /// `IMMEDIATE_TOKEN`: no whitespace before it.
     glued: bool,
     /// The text is the token's only spelling (no PATTERN involved).
     exact: bool,
@@ -191,11 +190,11 @@ enum Rule {
         name: String,
         content: Box<Rule>,
     },
-    /// PREC, PREC_LEFT, PREC_RIGHT, PREC_DYNAMIC, RESERVED.
+    /// `PREC`, `PREC_LEFT`, `PREC_RIGHT`, `PREC_DYNAMIC`, `RESERVED`.
     Prec(Box<Rule>),
 }
 
-/// A yield with its cost.
+/// A yield: the tokens of one derivation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Yield {
     toks: Vec<Tok>,
@@ -221,7 +220,7 @@ impl Yield {
     fn render(&self) -> String {
         let mut out = String::new();
         for (i, tok) in self.toks.iter().enumerate() {
-            if i > 0 && !tok.glued {
+            if i > 0 && !tok.glued && needs_space(&out, &tok.text) {
                 out.push(' ');
             }
             out.push_str(&tok.text);
@@ -230,9 +229,24 @@ impl Yield {
     }
 }
 
+/// Whether a space must separate `next` from the text before it: between two word
+/// characters (`int a`), and between two operator characters (`- -` is not `--`); not
+/// next to brackets, separators and quotes (`f()`, `{}`, `""`).
+fn needs_space(before: &str, next: &str) -> bool {
+    let (Some(a), Some(b)) = (before.chars().next_back(), next.chars().next()) else {
+        return false;
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let tight = |c: char| "()[]{};,\"'`\n".contains(c) || c.is_whitespace();
+    if word(a) && word(b) {
+        return true;
+    }
+    !(word(a) || word(b) || tight(a) || tight(b))
+}
+
 fn cheaper(a: Option<&Yield>, b: Option<&Yield>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => a.cost().cmp(&b.cost()) == Ordering::Less,
+        (Some(a), Some(b)) => a.cost() < b.cost(),
         (Some(_), None) => true,
         (None, _) => false,
     }
@@ -913,8 +927,12 @@ fn kind_fields(kind: &OwnedKindInfo) -> Vec<String> {
     let supertypes = if joined.len() <= 60 {
         format!("supertypes: &[{joined}],")
     } else {
-        let items: String = quoted.iter().map(|q| format!("    {q},\n")).collect();
-        format!("supertypes: &[\n{items}],")
+        let mut field = "supertypes: &[\n".to_owned();
+        for q in &quoted {
+            let _ = writeln!(field, "    {q},");
+        }
+        field.push_str("],");
+        field
     };
     vec![
         format!("name: {:?},", kind.name),

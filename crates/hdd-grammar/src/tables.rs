@@ -107,17 +107,17 @@ mod tests {
     #[test]
     fn c_facts() {
         let table = c_table();
-        assert_eq!(yield_of("compound_statement"), "{ }");
+        assert_eq!(yield_of("compound_statement"), "{}");
         assert_eq!(yield_of("statement"), ";");
         assert_eq!(yield_of("expression"), "a");
         assert_eq!(yield_of("identifier"), "a");
         assert_eq!(yield_of("number_literal"), "0");
-        assert_eq!(yield_of("if_statement"), "if ( a ) ;");
-        assert_eq!(yield_of("for_statement"), "for ( ; ; ) ;");
-        assert_eq!(yield_of("declaration"), "a a ;");
-        assert_eq!(yield_of("function_definition"), "a a { }");
-        assert_eq!(yield_of("return_statement"), "return ;");
-        assert_eq!(yield_of("preproc_function_def"), "#define a( )\n");
+        assert_eq!(yield_of("if_statement"), "if(a);");
+        assert_eq!(yield_of("for_statement"), "for(;;);");
+        assert_eq!(yield_of("declaration"), "a a;");
+        assert_eq!(yield_of("function_definition"), "a a{}");
+        assert_eq!(yield_of("return_statement"), "return;");
+        assert_eq!(yield_of("preproc_function_def"), "#define a()\n");
 
         let unit = table.kind("translation_unit").unwrap();
         assert!(unit.derives_empty);
@@ -125,7 +125,7 @@ mod tests {
         assert!(!table.kind("compound_statement").unwrap().derives_empty);
 
         let params = table.kind("parameter_list").unwrap();
-        assert_eq!(params.min_yield, "( )");
+        assert_eq!(params.min_yield, "()");
         assert_eq!(params.min_tokens, 2);
         assert_eq!(params.list_separator, Some(","));
         for list in ["argument_list", "initializer_list", "enumerator_list"] {

@@ -15,8 +15,8 @@
 #![deny(missing_docs)]
 
 pub use hdd_core::{
-    BoxError, ClosureExecutor, Document, Edit, EditSet, Error, Executor, Pass, PassStats,
-    Session, Stats,
+    BoxError, ClosureExecutor, Document, Edit, EditSet, Error, Executor, Pass, PassStats, Session,
+    Stats,
 };
 pub use hdd_grammar::Lang;
 

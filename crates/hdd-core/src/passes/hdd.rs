@@ -93,7 +93,9 @@ pub(crate) fn level_units(doc: &Document, table: &Table, level: usize) -> Option
 }
 
 fn root_unit(root: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
-    let info = table.kind(root.grammar_name()).or_else(|| table.kind(root.kind()))?;
+    let info = table
+        .kind(root.grammar_name())
+        .or_else(|| table.kind(root.kind()))?;
     replace_unit(root.byte_range(), info.min_yield, text)
 }
 

@@ -1,8 +1,10 @@
 //! Passes: each proposes candidates (edit sets) and learns which one was interesting.
 
 mod hdd;
+mod hoist;
 mod lines;
 mod tokens;
+mod window;
 
 use crate::ddmin::{DdminOptions, ddmin};
 use crate::document::Document;
@@ -10,8 +12,10 @@ use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
 
 pub use self::hdd::Hdd;
+pub use self::hoist::Hoist;
 pub use self::lines::Lines;
 pub use self::tokens::Tokens;
+pub use self::window::Window;
 
 /// A reduction pass. It proposes candidates through [`Session::first_interesting`]
 /// and never runs a test itself.
@@ -33,9 +37,11 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
     if grammar {
         passes.push(Box::new(Hdd));
+        passes.push(Box::new(Hoist));
     }
     passes.push(Box::new(Lines));
     passes.push(Box::new(Tokens));
+    passes.push(Box::new(Window));
     passes
 }
 
@@ -48,24 +54,31 @@ fn ddmin_units(
     try_empty: bool,
 ) -> Result<bool, Error> {
     let mut progress = false;
-    ddmin(units.len(), DdminOptions { try_empty }, &mut |configs| {
-        let mut candidates = configs.map(|kept| {
-            let mut keep = vec![false; units.len()];
-            for k in kept {
-                keep[k] = true;
-            }
-            let removed = units
-                .iter()
-                .zip(&keep)
-                .filter(|(_, k)| !**k)
-                .map(|(e, _)| e.clone())
-                .collect();
-            EditSet::new(removed)
-        });
-        let found = session.first_interesting(base, &mut candidates)?;
-        progress |= found.is_some();
-        Ok(found)
-    })?;
+    ddmin(
+        units.len(),
+        DdminOptions {
+            try_empty,
+            complements_only: true,
+        },
+        &mut |configs| {
+            let mut candidates = configs.map(|kept| {
+                let mut keep = vec![false; units.len()];
+                for k in kept {
+                    keep[k] = true;
+                }
+                let removed = units
+                    .iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| !**k)
+                    .map(|(e, _)| e.clone())
+                    .collect();
+                EditSet::new(removed)
+            });
+            let found = session.first_interesting(base, &mut candidates)?;
+            progress |= found.is_some();
+            Ok(found)
+        },
+    )?;
     Ok(progress)
 }
 
@@ -74,16 +87,135 @@ fn is_space(byte: u8) -> bool {
     byte.is_ascii_whitespace()
 }
 
-/// Extends a deletion of `range` over the whitespace that follows it when whitespace (or
-/// the start of the text) precedes it, so deleting a node leaves no blank gap and never
-/// glues two tokens together.
+fn is_word(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
+}
+
+/// Extends a deletion of `range` over the whitespace that follows it, unless that would
+/// glue two words together (`int x` must not become `intx`), so deleting a node or a
+/// token leaves no gap behind.
 fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    if range.start > 0 && !is_space(text[range.start - 1]) {
-        return range;
-    }
     let mut end = range.end;
     while end < text.len() && is_space(text[end]) {
         end += 1;
     }
+    let before = range.start.checked_sub(1).map(|i| text[i]);
+    let after = text.get(end).copied();
+    if before.is_some_and(is_word) && after.is_some_and(is_word) && end > range.end {
+        // Keep one space between the two words.
+        return range.start..end - 1;
+    }
     range.start..end
+}
+
+#[cfg(test)]
+mod tests {
+    //! Data-driven pass tests: input, oracle (substrings that must survive), expected output.
+
+    use hdd_grammar::Lang;
+
+    use super::*;
+    use crate::exec::ClosureExecutor;
+
+    /// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
+    /// `needs` and a clean parse; checks the result against `expect`.
+    fn check_pass(pass: &mut dyn Pass, input: &str, needs: &[&str], expect: &str) {
+        let mut exec = ClosureExecutor::new(|t: &[u8]| {
+            let t = String::from_utf8_lossy(t);
+            needs.iter().all(|n| t.contains(n))
+        });
+        let mut observer = |_: &Document| Ok(());
+        let mut session = Session::new(
+            Some(Lang::C),
+            input.as_bytes().to_vec(),
+            &mut exec,
+            &mut observer,
+        )
+        .unwrap();
+        session.check_original().unwrap();
+        loop {
+            let before = session.current().text().len();
+            session.run_pass(pass).unwrap();
+            if session.current().text().len() == before {
+                break;
+            }
+        }
+        let (doc, _) = session.finish();
+        assert_eq!(String::from_utf8_lossy(doc.text()), expect);
+    }
+
+    #[test]
+    fn hdd_removes_whole_definitions() {
+        check_pass(
+            &mut Hdd,
+            "int f(void) { a(); b(); }\nint g;\nstruct s { int x; };\n",
+            &["g;"],
+            "int g;\n",
+        );
+    }
+
+    #[test]
+    fn hdd_replaces_required_children_by_minimal_yield() {
+        check_pass(
+            &mut Hdd,
+            "void f(int c) { if (c) { c = 1; c = 2; } else { c = 3; } }\n",
+            &["void f(int c)", "if (c)"],
+            "void f(int c) { if (c) {} }\n",
+        );
+    }
+
+    #[test]
+    fn hdd_removes_list_elements_with_their_separator() {
+        check_pass(
+            &mut Hdd,
+            "int f(int a, int b, int c) { return g(a, b, c); }\n",
+            &["int f(", "int b", "return g("],
+            "int f(int b) { return g(); }\n",
+        );
+    }
+
+    #[test]
+    fn hoist_replaces_a_statement_by_an_inner_one() {
+        check_pass(
+            &mut Hoist,
+            "void f(int x) { if (x) { while (x) x = x << 40; } }\n",
+            &["void f(int x) {", "<< 40"],
+            "void f(int x) { x << 40; }\n",
+        );
+    }
+
+    #[test]
+    fn hoist_replaces_an_expression_by_an_operand() {
+        check_pass(
+            &mut Hoist,
+            "int y = (3 + (1 << 40)) * 2;\n",
+            &["<< 40"],
+            "int y = 1 << 40;\n",
+        );
+    }
+
+    #[test]
+    fn window_removes_runs_of_tokens() {
+        check_pass(
+            &mut Window,
+            "static const unsigned int x = 1;\n",
+            &["int x = 1"],
+            "int x = 1;\n",
+        );
+    }
+
+    #[test]
+    fn lines_and_tokens_work_without_a_grammar() {
+        let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(3).any(|w| w == b"bug"));
+        let mut observer = |_: &Document| Ok(());
+        let mut session = Session::new(
+            None,
+            b"first line\nsecond bug line\nthird\n".to_vec(),
+            &mut exec,
+            &mut observer,
+        )
+        .unwrap();
+        session.reduce().unwrap();
+        assert_eq!(session.current().text(), b"bug ");
+    }
 }

@@ -9,7 +9,7 @@
 //! ## Example
 //! `static const int x = (1);` with a test that needs `x = 1` becomes `int x = 1;`.
 
-use super::{Pass, ddmin_units};
+use super::{Pass, ddmin_units, swallow_space};
 use crate::document::leaves;
 use crate::edit::Edit;
 use crate::session::{Error, Session};
@@ -28,9 +28,12 @@ impl Pass for Tokens {
         let units: Vec<Edit> = match base.tree() {
             Some(tree) => leaves(tree.root_node())
                 .into_iter()
-                .map(|n| Edit::delete(n.byte_range()))
+                .map(|n| Edit::delete(swallow_space(base.text(), n.byte_range())))
                 .collect(),
-            None => words(base.text()),
+            None => words(base.text())
+                .into_iter()
+                .map(|e| Edit::delete(swallow_space(base.text(), e.range)))
+                .collect(),
         };
         ddmin_units(session, &base, &units, false)?;
         Ok(())
@@ -38,7 +41,7 @@ impl Pass for Tokens {
 }
 
 /// Deletions of each whitespace-separated word.
-fn words(text: &[u8]) -> Vec<Edit> {
+pub(super) fn words(text: &[u8]) -> Vec<Edit> {
     let mut units = Vec::new();
     let mut start = None;
     for (i, &b) in text.iter().enumerate() {

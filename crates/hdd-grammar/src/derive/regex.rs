@@ -322,37 +322,56 @@ impl Parser {
     fn atom(&mut self) -> Result<Re, ReError> {
         let c = self.next()?;
         Ok(match c {
-            '(' => {
-                let mut lookaround = false;
-                if self.eat('?') {
-                    match self.next()? {
-                        ':' => {}
-                        '=' | '!' => lookaround = true,
-                        '<' => {
-                            if self.eat('=') || self.eat('!') {
-                                lookaround = true;
-                            } else {
-                                // Named group `(?<name>...)`.
-                                while self.next()? != '>' {}
-                            }
-                        }
-                        other => {
-                            return Err(ReError(format!("unsupported group syntax `(?{other}`")));
-                        }
-                    }
-                }
-                let inner = self.alternation()?;
-                if !self.eat(')') {
-                    return Err(ReError("unclosed `(`".into()));
-                }
-                if lookaround { Re::Empty } else { inner }
-            }
+            '(' => self.group()?,
             '[' => Re::Class(self.class()?),
             '.' => Re::Class(Class::of(vec![Item::Range('\n', '\n')], true, false)),
             '^' | '$' => Re::Empty,
             '\\' => self.escape()?,
             c => self.literal(c),
         })
+    }
+
+    /// A group; the cursor is after the `(`.
+    fn group(&mut self) -> Result<Re, ReError> {
+        let mut lookaround = false;
+        let outer_flag = self.case_insensitive;
+        if self.eat('?') {
+            match self.next()? {
+                ':' => {}
+                '=' | '!' => lookaround = true,
+                '<' if self.eat('=') || self.eat('!') => lookaround = true,
+                // Named groups `(?<name>...)`, `(?P<name>...)`.
+                '<' | 'P' => while self.next()? != '>' {},
+                // Flags `(?i)` (to the end of the enclosing group) or `(?i:...)`.
+                c if c.is_ascii_alphabetic() || c == '-' => {
+                    let mut on = true;
+                    let mut flag = c;
+                    loop {
+                        match flag {
+                            '-' => on = false,
+                            'i' => self.case_insensitive = on,
+                            _ => {}
+                        }
+                        flag = self.next()?;
+                        if flag == ')' {
+                            return Ok(Re::Empty);
+                        }
+                        if flag == ':' {
+                            break;
+                        }
+                    }
+                }
+                other => {
+                    return Err(ReError(format!("unsupported group syntax `(?{other}`")));
+                }
+            }
+        }
+        let inner = self.alternation()?;
+        self.case_insensitive = outer_flag;
+        if !self.eat(')') {
+            return Err(ReError("unclosed `(`".into()));
+        }
+        Ok(if lookaround { Re::Empty } else { inner })
     }
 
     fn literal(&self, c: char) -> Re {
@@ -686,6 +705,7 @@ mod tests {
         assert_eq!(first(r"\u0041|bb"), "A");
         assert_eq!(first(r"\u{3b1}"), "\u{3b1}");
         assert_eq!(first(r"(?:ab|c)d"), "cd");
+        assert_eq!(first(r"(?i)SELECT"), "select");
         assert_eq!(first(r"[\u00e0-\u00ff]"), "\u{e0}");
         assert_eq!(first(r"a{3}"), "aaa");
         assert_eq!(first(r"a{,3}"), "a{,3}");
@@ -707,6 +727,11 @@ mod tests {
         assert!(bounded.matches("aaa"));
         assert!(!bounded.matches("aaaa"));
         assert!(parse("SELECT", "i").unwrap().matches("select"));
+        assert!(parse("(?i)SELECT", "").unwrap().matches("select"));
+        assert!(parse("(?i:SEL)ECT", "").unwrap().matches("selECT"));
+        assert!(!parse("(?i:SEL)ECT", "").unwrap().matches("select"));
+        assert!(parse("(?<x>a)b", "").unwrap().matches("ab"));
+        assert!(parse("a(?=b)", "").unwrap().matches("a"));
     }
 
     #[test]

@@ -1,0 +1,131 @@
+//! ## What it does
+//! Replaces a node by a compatible descendant (Perses' "replace with a compatible
+//! descendant", picireny's hoisting): a descendant of the same kind, or of a kind that
+//! shares a supertype with it (C: any `expression` in place of an `expression`, any
+//! `statement` in place of a `statement`). Nodes are visited largest first; for each, the
+//! first compatible descendant on every path below it, nearest first, within a few
+//! levels.
+//!
+//! ## When it helps
+//! After HDD: a `switch`, `if` or loop that only matters for one statement inside, an
+//! expression that matters for one operand, a cast or a parenthesis around what matters.
+//!
+//! ## Example
+//! `if (x) { y = (a + b) * 2; }` with a test that needs `a + b` becomes `a + b;` after
+//! hoisting the statement and then the expression.
+
+use std::collections::{HashSet, VecDeque};
+
+use tree_sitter::Node;
+
+use hdd_grammar::Table;
+
+use super::Pass;
+use crate::cache::TextKey;
+use crate::document::Document;
+use crate::edit::{Edit, EditSet};
+use crate::session::{Error, Session};
+
+/// How deep below a node compatible descendants are looked for.
+const MAX_DEPTH: usize = 6;
+/// How many descendants are tried per node.
+const MAX_CANDIDATES: usize = 12;
+
+/// The hoisting pass.
+#[derive(Debug, Default)]
+pub struct Hoist;
+
+impl Pass for Hoist {
+    fn name(&self) -> &'static str {
+        "hoist"
+    }
+
+    fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
+        let Some(table) = session.table().copied() else {
+            return Ok(());
+        };
+        // Nodes already tried, by kind and text: after an accepted candidate the tree is
+        // re-read, and the nodes it still holds are not tried again.
+        let mut tried: HashSet<(u16, TextKey)> = HashSet::new();
+        'restart: loop {
+            let base = session.current().clone();
+            let Some(tree) = base.tree() else {
+                return Ok(());
+            };
+            let mut nodes = named_nodes(tree.root_node());
+            nodes.sort_by_key(|n| std::cmp::Reverse(n.byte_range().len()));
+            for node in nodes {
+                let text = &base.text()[node.byte_range()];
+                if !tried.insert((node.kind_id(), TextKey::of(text))) {
+                    continue;
+                }
+                let hoists = compatible_descendants(node, &table);
+                if hoists.is_empty() {
+                    continue;
+                }
+                let mut candidates = hoists.iter().map(|d| hoist(&base, node, *d));
+                if session.first_interesting(&base, &mut candidates)?.is_some() {
+                    continue 'restart;
+                }
+            }
+            return Ok(());
+        }
+    }
+}
+
+fn hoist(base: &Document, node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
+    let replacement = base.text()[descendant.byte_range()].to_vec();
+    EditSet::new(vec![Edit::replace(node.byte_range(), replacement)])
+}
+
+/// Every named node, without recursion.
+fn named_nodes(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_named() && !node.is_error() && !node.is_missing() {
+            out.push(node);
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    out
+}
+
+/// Whether a node of kind `b` may stand where a node of kind `a` stands.
+fn compatible(table: &Table, a: Node<'_>, b: Node<'_>) -> bool {
+    if a.kind_id() == b.kind_id() {
+        return true;
+    }
+    let (Some(ka), Some(kb)) = (table.kind(a.kind()), table.kind(b.kind())) else {
+        return false;
+    };
+    ka.supertypes.iter().any(|s| kb.supertypes.contains(s))
+}
+
+/// The first compatible descendant on each path below `node`, breadth first.
+fn compatible_descendants<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut queue = VecDeque::from([(node, 0usize)]);
+    while let Some((n, depth)) = queue.pop_front() {
+        if depth >= MAX_DEPTH {
+            continue;
+        }
+        let mut cursor = n.walk();
+        for child in n.named_children(&mut cursor) {
+            if child.is_error() || child.is_missing() || child.is_extra() {
+                continue;
+            }
+            if compatible(table, node, child) && child.byte_range().len() < node.byte_range().len()
+            {
+                out.push(child);
+                if out.len() >= MAX_CANDIDATES {
+                    return out;
+                }
+            } else {
+                queue.push_back((child, depth + 1));
+            }
+        }
+    }
+    out
+}
