@@ -68,7 +68,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_expression_not_binary",
-            min_yield: "a",
+            min_yield: "0",
             min_tokens: 1,
             derives_empty: false,
             supertypes: &[],
@@ -156,7 +156,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "_preproc_expression",
-            min_yield: "a",
+            min_yield: "0",
             min_tokens: 1,
             derives_empty: false,
             supertypes: &[],
@@ -268,7 +268,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "alignas_qualifier",
-            min_yield: "alignas(a)",
+            min_yield: "alignas(0)",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -316,7 +316,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "assignment_expression",
-            min_yield: "a=a",
+            min_yield: "a=0",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -380,7 +380,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "binary_expression",
-            min_yield: "a+a",
+            min_yield: "0+0",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -388,7 +388,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "bitfield_clause",
-            min_yield: ":a",
+            min_yield: ":0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -404,7 +404,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "call_expression",
-            min_yield: "a()",
+            min_yield: "0()",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -420,7 +420,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "cast_expression",
-            min_yield: "(a)a",
+            min_yield: "(a)0",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -444,7 +444,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "comma_expression",
-            min_yield: "a,a",
+            min_yield: "0,0",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -484,7 +484,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "conditional_expression",
-            min_yield: "a? :a",
+            min_yield: "0? :0",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -516,7 +516,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "do_statement",
-            min_yield: "do;while(a);",
+            min_yield: "do;while(0);",
             min_tokens: 7,
             derives_empty: false,
             supertypes: &["statement"],
@@ -564,7 +564,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "expression",
-            min_yield: "a",
+            min_yield: "0",
             min_tokens: 1,
             derives_empty: false,
             supertypes: &[],
@@ -580,7 +580,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "extension_expression",
-            min_yield: "__extension__ a",
+            min_yield: "__extension__ 0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -620,7 +620,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "field_expression",
-            min_yield: "a.a",
+            min_yield: "0.a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -676,7 +676,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "generic_expression",
-            min_yield: "_Generic(a,a:a)",
+            min_yield: "_Generic(0,a:0)",
             min_tokens: 8,
             derives_empty: false,
             supertypes: &["expression"],
@@ -708,7 +708,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "gnu_asm_input_operand",
-            min_yield: "\"\"(a)",
+            min_yield: "\"\"(0)",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -724,7 +724,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "gnu_asm_output_operand",
-            min_yield: "\"\"(a)",
+            min_yield: "\"\"(0)",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -764,7 +764,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "if_statement",
-            min_yield: "if(a);",
+            min_yield: "if(0);",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &["statement"],
@@ -772,7 +772,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "init_declarator",
-            min_yield: "a=a",
+            min_yield: "a=0",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -788,7 +788,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "initializer_pair",
-            min_yield: "a:a",
+            min_yield: "a:0",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -932,7 +932,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "parenthesized_expression",
-            min_yield: "(a)",
+            min_yield: "(0)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -964,7 +964,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "pointer_expression",
-            min_yield: "*a",
+            min_yield: "*0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1004,7 +1004,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_binary_expression",
-            min_yield: "a+a",
+            min_yield: "0+0",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1052,7 +1052,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif",
-            min_yield: "#elif a\n",
+            min_yield: "#elif 0\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1060,7 +1060,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif_in_enumerator_list",
-            min_yield: "#elif a\n",
+            min_yield: "#elif 0\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1068,7 +1068,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif_in_enumerator_list_no_comma",
-            min_yield: "#elif a\n",
+            min_yield: "#elif 0\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1076,7 +1076,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_elif_in_field_declaration_list",
-            min_yield: "#elif a\n",
+            min_yield: "#elif 0\n",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1156,7 +1156,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if",
-            min_yield: "#if a\n#endif",
+            min_yield: "#if 0\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1164,7 +1164,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if_in_enumerator_list",
-            min_yield: "#if a\n#endif",
+            min_yield: "#if 0\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1172,7 +1172,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if_in_enumerator_list_no_comma",
-            min_yield: "#if a\n#endif",
+            min_yield: "#if 0\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1180,7 +1180,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_if_in_field_declaration_list",
-            min_yield: "#if a\n#endif",
+            min_yield: "#if 0\n#endif",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &[],
@@ -1236,7 +1236,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_parenthesized_expression",
-            min_yield: "(a)",
+            min_yield: "(0)",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1244,7 +1244,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "preproc_unary_expression",
-            min_yield: "!a",
+            min_yield: "!0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &[],
@@ -1268,7 +1268,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "seh_except_clause",
-            min_yield: "__except(a){}",
+            min_yield: "__except(0){}",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &[],
@@ -1308,7 +1308,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "sizeof_expression",
-            min_yield: "sizeof a",
+            min_yield: "sizeof 0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1364,7 +1364,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_designator",
-            min_yield: "[a]",
+            min_yield: "[0]",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &[],
@@ -1372,7 +1372,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_expression",
-            min_yield: "a[a]",
+            min_yield: "0[0]",
             min_tokens: 4,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1380,7 +1380,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_range_designator",
-            min_yield: "[a...a]",
+            min_yield: "[0...0]",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],
@@ -1388,7 +1388,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "switch_statement",
-            min_yield: "switch(a){}",
+            min_yield: "switch(0){}",
             min_tokens: 6,
             derives_empty: false,
             supertypes: &["statement"],
@@ -1460,7 +1460,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "unary_expression",
-            min_yield: "!a",
+            min_yield: "!0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1476,7 +1476,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "update_expression",
-            min_yield: "--a",
+            min_yield: "--0",
             min_tokens: 2,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1492,7 +1492,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "while_statement",
-            min_yield: "while(a);",
+            min_yield: "while(0);",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &["statement"],

@@ -200,9 +200,11 @@ struct Yield {
     toks: Vec<Tok>,
 }
 
-/// (tokens, bytes, non-exact tokens), compared lexicographically.
+/// (tokens, bytes, name-like pattern tokens, non-exact tokens), compared
+/// lexicographically. Among equally short yields, one without invented names wins: a
+/// name (`a`) refers to a declaration that may not exist, a literal (`0`) does not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Cost(usize, usize, usize);
+struct Cost(usize, usize, usize, usize);
 
 impl Yield {
     fn empty() -> Yield {
@@ -213,6 +215,10 @@ impl Yield {
         Cost(
             self.toks.len(),
             self.toks.iter().map(|t| t.text.len()).sum(),
+            self.toks
+                .iter()
+                .filter(|t| !t.exact && t.text.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+                .count(),
             self.toks.iter().filter(|t| !t.exact).count(),
         )
     }

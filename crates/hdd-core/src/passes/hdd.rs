@@ -104,6 +104,19 @@ fn replace_unit(range: std::ops::Range<usize>, with: &str, text: &[u8]) -> Optio
         .then(|| Edit::replace(range, with))
 }
 
+/// The shortest of the yields of a kind and of its supertypes: a required child may be
+/// replaced by anything its supertype derives (a C `pointer_expression` by `0`, an
+/// `if_statement` by `;`); the validity filter refuses it where the slot is narrower.
+fn smallest_yield(table: &Table, info: &'static hdd_grammar::KindInfo) -> &'static str {
+    info.supertypes
+        .iter()
+        .filter_map(|s| table.kind(s))
+        .map(|k| k.min_yield)
+        .chain([info.min_yield])
+        .min_by_key(|y| y.len())
+        .unwrap_or(info.min_yield)
+}
+
 /// The removal of `children[i]` of `parent`, if removing it can make the text smaller.
 fn child_unit<'t>(
     parent: Node<'t>,
@@ -128,7 +141,7 @@ fn child_unit<'t>(
     let deletable =
         child.is_extra() || child.is_error() || optional || info.is_some_and(|k| k.derives_empty);
     if !deletable {
-        return replace_unit(child.byte_range(), info?.min_yield, text);
+        return replace_unit(child.byte_range(), smallest_yield(table, info?), text);
     }
     let mut range = child.byte_range();
     let separator = table

@@ -6,6 +6,9 @@
 //! first compatible descendant on every path below it, nearest first, within a few
 //! levels.
 //!
+//! Also tries to unwrap a bracketed node, deleting its opening and closing bracket
+//! (a nested `{ … }` block's statements join the enclosing block; `(x)` becomes `x`).
+//!
 //! ## When it helps
 //! After HDD: a `switch`, `if` or loop that only matters for one statement inside, an
 //! expression that matters for one operand, a cast or a parenthesis around what matters.
@@ -60,10 +63,14 @@ impl Pass for Hoist {
                     continue;
                 }
                 let hoists = compatible_descendants(node, &table);
-                if hoists.is_empty() {
+                let unwrapped = unwrap(node);
+                if hoists.is_empty() && unwrapped.is_none() {
                     continue;
                 }
-                let mut candidates = hoists.iter().map(|d| hoist(&base, node, *d));
+                let mut candidates = unwrapped
+                    .into_iter()
+                    .map(Some)
+                    .chain(hoists.iter().map(|d| hoist(&base, node, *d)));
                 if session.first_interesting(&base, &mut candidates)?.is_some() {
                     continue 'restart;
                 }
@@ -76,6 +83,25 @@ impl Pass for Hoist {
 fn hoist(base: &Document, node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
     let replacement = base.text()[descendant.byte_range()].to_vec();
     EditSet::new(vec![Edit::replace(node.byte_range(), replacement)])
+}
+
+/// Deletes the brackets around a node whose first and last children are a matching
+/// pair of bracket tokens.
+fn unwrap(node: Node<'_>) -> Option<EditSet> {
+    let count = node.child_count();
+    if count < 2 {
+        return None;
+    }
+    let (open, close) = (node.child(0)?, node.child(count - 1)?);
+    let pair = (open.kind(), close.kind());
+    if open.is_named() || close.is_named() || !matches!(pair, ("(", ")") | ("[", "]") | ("{", "}"))
+    {
+        return None;
+    }
+    EditSet::new(vec![
+        Edit::delete(open.byte_range()),
+        Edit::delete(close.byte_range()),
+    ])
 }
 
 /// Every named node, without recursion.
