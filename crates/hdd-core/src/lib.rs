@@ -10,7 +10,7 @@
 //! use hdd_grammar::Lang;
 //!
 //! let src = b"int f(void) { return 1; }\nint keep;\n".to_vec();
-//! let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(4).any(|w| w == b"keep"));
+//! let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(8).any(|w| w == b"int keep"));
 //! let mut observer = |_: &hdd_core::Document| Ok(());
 //! let mut session = Session::new(Some(Lang::C), src, &mut exec, &mut observer).unwrap();
 //! session.check_original().unwrap();
