@@ -11,20 +11,45 @@ pub struct DdminOptions {
     /// partition rarely pass on real inputs, and each costs a test). Off in textbook
     /// ddmin; the result is 1-minimal either way.
     pub complements_only: bool,
+    /// After a complement succeeds, start the next round at the part that followed the
+    /// removed one instead of at the first part (picire's "resume"). The result is still
+    /// 1-minimal: the run ends only after a whole round at full granularity fails.
+    pub resume: bool,
 }
 
 /// One round's configurations at granularity `n`: the `n` subsets, then (for n > 2)
 /// the `n` complements. Parts are split as in Zeller's `split`: part `i` takes
 /// `⌊rest/(n−i)⌋` of the elements not yet taken, so parts of size `⌊|c|/n⌋` come first and
-/// the larger ones last.
+/// the larger ones last. With an offset, each group starts at that part and wraps around.
 #[derive(Debug, Clone)]
 pub struct Round<'c> {
     current: &'c [usize],
     n: usize,
     complements_only: bool,
+    offset: usize,
+    /// `bounds[i]..bounds[i + 1]` is part `i`.
+    bounds: Vec<usize>,
 }
 
-impl Round<'_> {
+impl<'c> Round<'c> {
+    fn new(current: &'c [usize], n: usize, complements_only: bool, offset: usize) -> Round<'c> {
+        let len = current.len();
+        let mut bounds = Vec::with_capacity(n + 1);
+        let mut start = 0;
+        bounds.push(0);
+        for j in 0..n {
+            start += (len - start) / (n - j);
+            bounds.push(start);
+        }
+        Round {
+            current,
+            n,
+            complements_only,
+            offset: offset % n,
+            bounds,
+        }
+    }
+
     /// Number of configurations in the round.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -43,35 +68,35 @@ impl Round<'_> {
         }
     }
 
-    /// Whether configuration `i` is a subset (as opposed to a complement).
-    #[must_use]
-    pub fn is_subset(&self, i: usize) -> bool {
-        i + self.skipped() < self.n
-    }
-
     /// Whether the round has no configurations.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.current.is_empty()
     }
 
-    fn part(&self, i: usize) -> std::ops::Range<usize> {
-        let len = self.current.len();
-        let mut start = 0;
-        for j in 0..i {
-            start += (len - start) / (self.n - j);
-        }
-        start..start + (len - start) / (self.n - i)
+    /// Whether configuration `i` is a subset (as opposed to a complement).
+    #[must_use]
+    pub fn is_subset(&self, i: usize) -> bool {
+        i + self.skipped() < self.n
+    }
+
+    /// The part configuration `i` keeps (a subset) or removes (a complement).
+    #[must_use]
+    pub fn part_of(&self, i: usize) -> usize {
+        ((i + self.skipped()) % self.n + self.offset) % self.n
+    }
+
+    fn part(&self, p: usize) -> std::ops::Range<usize> {
+        self.bounds[p]..self.bounds[p + 1]
     }
 
     /// Configuration `i` of the round: the kept elements, sorted.
     #[must_use]
     pub fn config(&self, i: usize) -> Vec<usize> {
-        let i = i + self.skipped();
-        if i < self.n {
-            self.current[self.part(i)].to_vec()
+        let part = self.part(self.part_of(i));
+        if self.is_subset(i) {
+            self.current[part].to_vec()
         } else {
-            let part = self.part(i - self.n);
             let mut kept = self.current[..part.start].to_vec();
             kept.extend_from_slice(&self.current[part.end..]);
             kept
@@ -104,24 +129,28 @@ pub fn ddmin<E>(
         return Ok(Vec::new());
     }
     let mut n = 2;
+    let mut offset = 0;
     while current.len() >= 2 {
         n = n.min(current.len());
         let found = {
-            let round = Round {
-                current: &current,
-                n,
-                complements_only: options.complements_only,
-            };
-            first(&mut round.configs())?.map(|i| (round.is_subset(i), round.config(i)))
+            let round = Round::new(&current, n, options.complements_only, offset);
+            first(&mut round.configs())?
+                .map(|i| (round.is_subset(i), round.part_of(i), round.config(i)))
         };
         match found {
-            Some((true, config)) => {
+            Some((true, _, config)) => {
                 current = config;
                 n = 2;
+                offset = 0;
             }
-            Some((_, config)) => {
+            Some((false, part, config)) => {
                 current = config;
                 n = (n - 1).max(2);
+                // Resume with the part after the removed one (it now has the removed
+                // part's index), so the elements before it are not retested first.
+                if options.resume {
+                    offset = part;
+                }
             }
             None => {
                 if n >= current.len() {
@@ -145,8 +174,23 @@ mod tests {
     /// Runs ddmin sequentially with a cache; returns the result and the number of
     /// distinct configurations tested.
     fn run(len: usize, interesting: &dyn Fn(&[usize]) -> bool) -> (Vec<usize>, usize) {
+        run_with(len, DdminOptions::default(), interesting)
+    }
+
+    /// The mode hdd's passes use: complements only, resuming after a success.
+    const REDUCER: DdminOptions = DdminOptions {
+        try_empty: false,
+        complements_only: true,
+        resume: true,
+    };
+
+    fn run_with(
+        len: usize,
+        options: DdminOptions,
+        interesting: &dyn Fn(&[usize]) -> bool,
+    ) -> (Vec<usize>, usize) {
         let mut cache: HashMap<Vec<usize>, bool> = HashMap::new();
-        let result = ddmin::<()>(len, DdminOptions::default(), &mut |configs| {
+        let result = ddmin::<()>(len, options, &mut |configs| {
             for (i, config) in configs.enumerate() {
                 let verdict = *cache
                     .entry(config.clone())
@@ -177,7 +221,7 @@ mod tests {
             3,
             DdminOptions {
                 try_empty: true,
-                complements_only: false,
+                ..DdminOptions::default()
             },
             &mut |configs| {
                 let c: Vec<_> = configs.collect();
@@ -219,11 +263,13 @@ mod tests {
         ) {
             let needed: BTreeSet<usize> = needed.into_iter().filter(|&e| e < len).collect();
             let interesting = |c: &[usize]| needed.iter().all(|e| c.contains(e));
-            let (result, _) = run(len, &interesting);
-            prop_assert!(interesting(&result));
-            prop_assert!(is_one_minimal(&result, &interesting));
-            if !needed.is_empty() {
-                prop_assert_eq!(result, needed.into_iter().collect::<Vec<_>>());
+            for options in [DdminOptions::default(), REDUCER] {
+                let (result, _) = run_with(len, options, &interesting);
+                prop_assert!(interesting(&result));
+                prop_assert!(is_one_minimal(&result, &interesting));
+                if !needed.is_empty() {
+                    prop_assert_eq!(&result, &needed.iter().copied().collect::<Vec<_>>());
+                }
             }
         }
 
@@ -243,9 +289,11 @@ mod tests {
                 }
                 h % 3 == 0
             };
-            let (result, _) = run(len, &interesting);
-            prop_assert!(interesting(&result));
-            prop_assert!(is_one_minimal(&result, &interesting), "seed {seed}: {result:?}");
+            for options in [DdminOptions::default(), REDUCER] {
+                let (result, _) = run_with(len, options, &interesting);
+                prop_assert!(interesting(&result));
+                prop_assert!(is_one_minimal(&result, &interesting), "seed {seed}: {result:?}");
+            }
         }
     }
 }

@@ -59,6 +59,7 @@ fn ddmin_units(
         DdminOptions {
             try_empty,
             complements_only: true,
+            resume: true,
         },
         &mut |configs| {
             let mut candidates = configs.map(|kept| {
