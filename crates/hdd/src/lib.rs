@@ -124,3 +124,70 @@ impl Reducer {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INPUT: &[u8] = b"int g(int a) { return a; }\n\
+        int f(int x) { if (x) { x = g(x) + (1 << 40); } return x; }\n\
+        struct s { int a; char *b; };\n";
+
+    fn needs_shift(text: &[u8]) -> bool {
+        text.windows(7).any(|w| w == b"1 << 40")
+    }
+
+    #[test]
+    fn reducer_shrinks_c_with_a_closure() {
+        let reduction = Reducer::new(Some(Lang::C))
+            .reduce(INPUT.to_vec(), needs_shift)
+            .unwrap();
+        assert!(needs_shift(&reduction.text));
+        assert!(reduction.after.tokens < reduction.before.tokens / 3, "{reduction:?}");
+        assert_eq!(reduction.before.bytes, INPUT.len());
+        assert_eq!(reduction.input_errors, 0);
+        assert!(reduction.stats.invalid > 0, "the validity filter saw candidates");
+    }
+
+    #[test]
+    fn every_accepted_text_is_interesting_and_smaller() {
+        let mut accepted: Vec<Vec<u8>> = Vec::new();
+        let mut executor = ClosureExecutor::new(needs_shift);
+        Reducer::new(Some(Lang::C))
+            .reduce_with(INPUT.to_vec(), &mut executor, &mut |doc| {
+                accepted.push(doc.text().to_vec());
+                Ok(())
+            })
+            .unwrap();
+        assert!(accepted.len() > 2);
+        let mut previous = INPUT.len();
+        for text in &accepted {
+            assert!(needs_shift(text));
+            assert!(text.len() < previous);
+            previous = text.len();
+        }
+    }
+
+    #[test]
+    fn uninteresting_original_is_an_error() {
+        let err = Reducer::new(Some(Lang::C))
+            .reduce(INPUT.to_vec(), |_| false)
+            .unwrap_err();
+        assert!(matches!(err, Error::OriginalNotInteresting));
+    }
+
+    #[test]
+    fn deep_input_does_not_overflow_the_stack() {
+        // 30,000 nested parentheses: every walk must be iterative.
+        let depth = 30_000;
+        let mut text = b"int x = ".to_vec();
+        text.extend(std::iter::repeat_n(b'(', depth));
+        text.push(b'1');
+        text.extend(std::iter::repeat_n(b')', depth));
+        text.extend_from_slice(b";\nint y;\n");
+        let reduction = Reducer::new(Some(Lang::C))
+            .reduce(text, |t| t.windows(5).any(|w| w == b"int x"))
+            .unwrap();
+        assert!(reduction.after.bytes < 100, "{:?}", String::from_utf8_lossy(&reduction.text));
+    }
+}

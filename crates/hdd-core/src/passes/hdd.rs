@@ -38,13 +38,18 @@ impl Pass for Hdd {
         loop {
             let mut progress = false;
             let mut level = 0;
-            loop {
-                let base = session.current().clone();
-                let Some(units) = level_units(&base, &table, level) else {
-                    break;
-                };
-                if !units.is_empty() {
-                    progress |= ddmin_units(session, &base, &units, true)?;
+            // The units of every level come from one walk of the current tree, redone
+            // only after a level changed the text: a deep tree costs O(nodes) per change,
+            // not O(nodes) per level.
+            let mut base = session.current().clone();
+            let mut levels = all_levels(&base, &table);
+            while level < levels.len() {
+                if !levels[level].is_empty()
+                    && ddmin_units(session, &base, &levels[level], true)?
+                {
+                    progress = true;
+                    base = session.current().clone();
+                    levels = all_levels(&base, &table);
                 }
                 level += 1;
             }
@@ -55,41 +60,39 @@ impl Pass for Hdd {
     }
 }
 
-/// The replacement edits of the nodes at depth `level` (the root is at 0), in text
-/// order; `None` when the tree has no node that deep.
-pub(crate) fn level_units(doc: &Document, table: &Table, level: usize) -> Option<Vec<Edit>> {
-    let tree = doc.tree()?;
+/// The replacement edits of the nodes at each depth (the root is at 0), each level in
+/// text order, from one iterative walk.
+pub(crate) fn all_levels(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
+    let Some(tree) = doc.tree() else {
+        return Vec::new();
+    };
     let text = doc.text();
     let root = tree.root_node();
-    if level == 0 {
-        return Some(root_unit(root, table, text).into_iter().collect());
-    }
-    let mut any = false;
-    let mut units = Vec::new();
+    let mut levels: Vec<Vec<Edit>> = vec![root_unit(root, table, text).into_iter().collect()];
     let mut stack = vec![(root, 0usize)];
     while let Some((node, depth)) = stack.pop() {
-        if depth + 1 == level {
-            let mut cursor = node.walk();
-            let mut children = Vec::new();
-            if cursor.goto_first_child() {
-                loop {
-                    children.push((cursor.node(), cursor.field_name()));
-                    if !cursor.goto_next_sibling() {
-                        break;
-                    }
+        let mut cursor = node.walk();
+        let mut children = Vec::new();
+        if cursor.goto_first_child() {
+            loop {
+                children.push((cursor.node(), cursor.field_name()));
+                if !cursor.goto_next_sibling() {
+                    break;
                 }
             }
-            any |= !children.is_empty();
-            units.extend(
-                (0..children.len()).filter_map(|i| child_unit(node, &children, i, table, text)),
-            );
-        } else {
-            let mut cursor = node.walk();
-            let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
-            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
         }
+        if children.is_empty() {
+            continue;
+        }
+        if levels.len() <= depth + 1 {
+            levels.push(Vec::new());
+        }
+        levels[depth + 1].extend(
+            (0..children.len()).filter_map(|i| child_unit(node, &children, i, table, text)),
+        );
+        stack.extend(children.iter().rev().map(|&(c, _)| (c, depth + 1)));
     }
-    any.then_some(units)
+    levels
 }
 
 fn root_unit(root: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
