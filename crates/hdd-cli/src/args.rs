@@ -39,7 +39,8 @@ pub(crate) struct ReduceArgs {
     pub(crate) file: PathBuf,
     /// The interestingness test: an executable that exits 0 when the bug still shows.
     pub(crate) test: PathBuf,
-    /// The input's language (default: from FILE's extension; see `hdd langs`).
+    /// The input's language, or `text` for any bytes (default: from FILE's extension,
+    /// `text` when no grammar claims it; see `hdd langs`).
     #[arg(long, short = 'l', value_name = "LANG")]
     pub(crate) lang: Option<String>,
     /// Write the result to OUT and leave FILE untouched.

@@ -14,6 +14,9 @@ use hdd_exec::{LocalExecutor, TestCommand};
 use crate::args::ReduceArgs;
 use crate::exit::{FLAKY, Failure, NOT_INTERESTING};
 
+/// The name of the language-agnostic mode.
+pub(crate) const TEXT: &str = "text";
+
 /// Default job count cap: a batch's candidates after its first success are wasted, so
 /// beyond a handful of jobs more cores buy little until edit sets are merged.
 const MAX_DEFAULT_JOBS: usize = 8;
@@ -58,7 +61,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         write_atomically(&dest, doc.text())?;
         Ok(())
     };
-    let reduction = Reducer::new(Some(lang))
+    let reduction = Reducer::new(lang)
         .original_checked(true)
         .reduce_with(input, &mut executor, &mut save)
         .map_err(|e| Failure::failed(anyhow!(e)))?;
@@ -84,26 +87,22 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn choose_lang(args: &ReduceArgs) -> Result<Lang, Failure> {
-    let known = || {
-        Lang::ALL
-            .iter()
-            .map(|l| l.name())
-            .collect::<Vec<_>>()
-            .join(", ")
+/// The language to reduce in: `None` is the language-agnostic text mode (lines, words,
+/// bytes), chosen by `--lang text` or by an extension no grammar claims.
+fn choose_lang(args: &ReduceArgs) -> Result<Option<Lang>, Failure> {
+    let Some(name) = &args.lang else {
+        return Ok(Lang::from_path(&args.file));
     };
-    match &args.lang {
-        Some(name) => Lang::from_name(name).ok_or_else(|| {
-            Failure::usage(anyhow!("unknown language '{name}' (known: {})", known()))
-        }),
-        None => Lang::from_path(&args.file).ok_or_else(|| {
-            Failure::usage(anyhow!(
-                "cannot tell the language of {} from its extension; pass --lang (known: {})",
-                args.file.display(),
-                known()
-            ))
-        }),
+    if name.eq_ignore_ascii_case(TEXT) {
+        return Ok(None);
     }
+    Lang::from_name(name).map(Some).ok_or_else(|| {
+        let known: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).chain([TEXT]).collect();
+        Failure::usage(anyhow!(
+            "unknown language '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
 }
 
 /// Where results go, and where the original is backed up (in-place mode only).

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{hdd, parse_c, root, script, stderr};
+use crate::common::{hdd, parse, root, script, stderr};
 
 fn bound(readme: &str) -> usize {
     readme
@@ -27,8 +27,12 @@ fn check_case(case: &Path) {
     let input = fs::read_dir(case)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "c"))
-        .expect("a .c input");
+        .find(|p| {
+            let name = p.file_name().unwrap();
+            name != "test.sh" && name != "README.md"
+        })
+        .expect("an input file besides test.sh and README.md");
+    let lang = hdd_grammar::Lang::from_path(&input);
     let file_name = input.file_name().unwrap().to_string_lossy().into_owned();
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
@@ -61,8 +65,13 @@ fn check_case(case: &Path) {
         original
     );
     let result = fs::read(work.join(&file_name)).unwrap();
-    let (errors, tokens) = parse_c(&result);
-    assert_eq!(errors, 0, "{name}: the result has parse errors");
+    let original = fs::read(&input).unwrap();
+    let (original_errors, _) = parse(lang, &original);
+    let (errors, tokens) = parse(lang, &result);
+    assert!(
+        errors <= original_errors,
+        "{name}: the result has new parse errors"
+    );
     let limit = bound(&readme);
     assert!(
         tokens <= limit,
@@ -79,11 +88,10 @@ fn check_case(case: &Path) {
     assert!(status.success(), "{name}: the result is not interesting");
 
     let mut seen = HashSet::new();
-    let original_errors = parse_c(&original).0;
     for entry in fs::read_dir(&log).unwrap() {
         let text = fs::read(entry.unwrap().path()).unwrap();
         assert!(
-            parse_c(&text).0 <= original_errors,
+            parse(lang, &text).0 <= original_errors,
             "{name}: a candidate with a new parse error reached the test:\n{}",
             String::from_utf8_lossy(&text)
         );
@@ -99,16 +107,19 @@ fn check_case(case: &Path) {
     );
 }
 
-#[test]
-fn every_corpus_case_reduces() {
-    let mut cases: Vec<_> = fs::read_dir(root().join("corpus/c"))
+fn cases(lang: &str) -> Vec<std::path::PathBuf> {
+    let mut cases: Vec<_> = fs::read_dir(root().join("corpus").join(lang))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .collect();
     cases.sort();
+    cases
+}
+
+#[test]
+fn every_c_case_reduces() {
+    let cases = cases("c");
     assert!(cases.len() >= 3, "corpus/c holds at least three cases");
-    for case in &cases {
-        check_case(case);
-    }
+    cases.iter().for_each(|c| check_case(c));
 }

@@ -69,12 +69,16 @@ fn unknown_language() {
 }
 
 #[test]
-fn unknown_extension() {
+fn unknown_extension_reduces_as_text() {
     let tmp = setup();
-    fs::write(tmp.path().join("in.zz"), "x").unwrap();
+    fs::write(tmp.path().join("in.zz"), "one\ntwo needle three\nfour\n").unwrap();
+    script(&tmp.path().join("test.sh"), "grep -q needle in.zz");
     let out = hdd(tmp.path(), &["reduce", "in.zz", "./test.sh"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("pass --lang"), "{}", stderr(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("in.zz")).unwrap(),
+        "needle"
+    );
 }
 
 #[test]
@@ -82,5 +86,7 @@ fn langs_lists_c() {
     let tmp = setup();
     let out = hdd(tmp.path(), &["langs"]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("tree-sitter-c 0.24.2"));
+    let listing = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(listing.contains("tree-sitter-c 0.24.2"), "{listing}");
+    assert!(listing.contains("text"), "{listing}");
 }

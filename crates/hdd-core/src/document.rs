@@ -4,6 +4,9 @@ use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
 
 use crate::edit::EditSet;
 
+/// Above this many edits, `derive` reports one covering edit to tree-sitter.
+const MAX_SEPARATE_EDITS: usize = 16;
+
 /// A text and, for grammar languages, its tree-sitter tree.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -84,16 +87,30 @@ impl Document {
         };
         let mut tree = old.clone();
         let lines = LineIndex::new(&self.text);
-        for edit in edits.edits().iter().rev() {
-            let start_position = lines.point(edit.range.start);
+        let edits = edits.edits();
+        let mut tell = |start: usize, old_end: usize, inserted: &[u8]| {
+            let start_position = lines.point(start);
             tree.edit(&InputEdit {
-                start_byte: edit.range.start,
-                old_end_byte: edit.range.end,
-                new_end_byte: edit.range.start + edit.replacement.len(),
+                start_byte: start,
+                old_end_byte: old_end,
+                new_end_byte: start + inserted.len(),
                 start_position,
-                old_end_position: lines.point(edit.range.end),
-                new_end_position: advance(start_position, &edit.replacement),
+                old_end_position: lines.point(old_end),
+                new_end_position: advance(start_position, inserted),
             });
+        };
+        if edits.len() <= MAX_SEPARATE_EDITS {
+            // From the last to the first, so each edit's positions are still those of
+            // the old text.
+            for edit in edits.iter().rev() {
+                tell(edit.range.start, edit.range.end, &edit.replacement);
+            }
+        } else if let (Some(first), Some(last)) = (edits.first(), edits.last()) {
+            // Telling tree-sitter about thousands of edits costs more than re-parsing:
+            // report one edit covering them all.
+            let start = first.range.start;
+            let new_end = last.range.end + text.len() - self.text.len();
+            tell(start, last.range.end, &text[start..new_end]);
         }
         let tree = parser.parse(&text, Some(&tree))?;
         let root = tree.root_node();
@@ -223,6 +240,33 @@ mod tests {
             derived.text(),
             b"int f(int a) {\n  if (a) {}\n  return 2;\n}\n".as_slice()
         );
+    }
+
+    #[test]
+    fn many_edits_are_reported_as_one_and_still_parse_right() {
+        let mut parser = c_parser();
+        let src: Vec<u8> = (0..100)
+            .flat_map(|i| format!("int v{i} = {i};\n").into_bytes())
+            .collect();
+        let doc = Document::parse(&mut parser, src.clone()).unwrap();
+        // Delete every other line: 50 edits.
+        let mut edits = Vec::new();
+        let mut start = 0;
+        for (i, line) in src.split_inclusive(|&b| b == b'\n').enumerate() {
+            if i % 2 == 0 {
+                edits.push(Edit::delete(start..start + line.len()));
+            }
+            start += line.len();
+        }
+        let derived = doc
+            .derive(&mut parser, &EditSet::new(edits).unwrap())
+            .unwrap();
+        let full = Document::parse(&mut parser, derived.text().to_vec()).unwrap();
+        assert_eq!(
+            derived.tree().unwrap().root_node().to_sexp(),
+            full.tree().unwrap().root_node().to_sexp()
+        );
+        assert_eq!(derived.line_count(), 50);
     }
 
     #[test]

@@ -143,10 +143,16 @@ mod tests {
             .reduce(INPUT.to_vec(), needs_shift)
             .unwrap();
         assert!(needs_shift(&reduction.text));
-        assert!(reduction.after.tokens < reduction.before.tokens / 3, "{reduction:?}");
+        assert!(
+            reduction.after.tokens < reduction.before.tokens / 3,
+            "{reduction:?}"
+        );
         assert_eq!(reduction.before.bytes, INPUT.len());
         assert_eq!(reduction.input_errors, 0);
-        assert!(reduction.stats.invalid > 0, "the validity filter saw candidates");
+        assert!(
+            reduction.stats.invalid > 0,
+            "the validity filter saw candidates"
+        );
     }
 
     #[test]
@@ -188,6 +194,10 @@ mod tests {
         let reduction = Reducer::new(Some(Lang::C))
             .reduce(text, |t| t.windows(5).any(|w| w == b"int x"))
             .unwrap();
-        assert!(reduction.after.bytes < 100, "{:?}", String::from_utf8_lossy(&reduction.text));
+        assert!(
+            reduction.after.bytes < 100,
+            "{:?}",
+            String::from_utf8_lossy(&reduction.text)
+        );
     }
 }

@@ -32,10 +32,17 @@ pub(crate) fn stderr(out: &Output) -> String {
 
 /// Parses C and returns (error nodes, tokens).
 pub(crate) fn parse_c(text: &[u8]) -> (usize, usize) {
+    parse(Some(hdd_grammar::Lang::C), text)
+}
+
+/// Parses `text` in `lang` and returns (error nodes, tokens); without a language, no
+/// errors and whitespace-separated words, as hdd counts them.
+pub(crate) fn parse(lang: Option<hdd_grammar::Lang>, text: &[u8]) -> (usize, usize) {
+    let Some(lang) = lang else {
+        return (0, hdd_core::Document::plain(text.to_vec()).token_count());
+    };
     let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&hdd_grammar::Lang::C.ts_language())
-        .unwrap();
+    parser.set_language(&lang.ts_language()).unwrap();
     let tree = parser.parse(text, None).unwrap();
     (
         hdd_core::count_errors(tree.root_node()),

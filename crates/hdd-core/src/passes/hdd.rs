@@ -44,9 +44,7 @@ impl Pass for Hdd {
             let mut base = session.current().clone();
             let mut levels = all_levels(&base, &table);
             while level < levels.len() {
-                if !levels[level].is_empty()
-                    && ddmin_units(session, &base, &levels[level], true)?
-                {
+                if !levels[level].is_empty() && ddmin_units(session, &base, &levels[level], true)? {
                     progress = true;
                     base = session.current().clone();
                     levels = all_levels(&base, &table);

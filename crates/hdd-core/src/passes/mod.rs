@@ -1,5 +1,6 @@
 //! Passes: each proposes candidates (edit sets) and learns which one was interesting.
 
+mod bytes;
 mod hdd;
 mod hoist;
 mod lines;
@@ -11,6 +12,7 @@ use crate::document::Document;
 use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
 
+pub use self::bytes::Bytes;
 pub use self::hdd::Hdd;
 pub use self::hoist::Hoist;
 pub use self::lines::Lines;
@@ -31,7 +33,7 @@ pub trait Pass {
 }
 
 /// The passes of a run, in the order a round runs them: the tree first (coarse, cheap),
-/// then lines and tokens (fine, language-agnostic).
+/// then lines and tokens (fine, language-agnostic), and bytes without a grammar.
 #[must_use]
 pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
@@ -42,6 +44,9 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     passes.push(Box::new(Lines));
     passes.push(Box::new(Tokens));
     passes.push(Box::new(Window));
+    if !grammar {
+        passes.push(Box::new(Bytes));
+    }
     passes
 }
 
@@ -217,6 +222,28 @@ mod tests {
         )
         .unwrap();
         session.reduce().unwrap();
-        assert_eq!(session.current().text(), b"bug ");
+        assert_eq!(session.current().text(), b"bug");
+    }
+
+    #[test]
+    fn text_mode_keeps_arbitrary_bytes_exactly() {
+        // Invalid UTF-8, NUL bytes, CRLF, no final newline.
+        let input: Vec<u8> =
+            b"head\r\n\x00\xff\xfe mid \x80\r\nkeep \xc3\x28 this\r\ntail\x00".to_vec();
+        let needed: &[&[u8]] = &[b"\xc3\x28", b"\x00\xff"];
+        let interesting = |t: &[u8]| needed.iter().all(|n| t.windows(n.len()).any(|w| w == *n));
+        let mut exec = ClosureExecutor::new(interesting);
+        let mut observer = |d: &Document| {
+            // Every accepted text is a subsequence of the input: bytes are removed, never
+            // altered.
+            let mut rest = input.iter();
+            assert!(d.text().iter().all(|b| rest.any(|c| c == b)));
+            Ok(())
+        };
+        let mut session = Session::new(None, input.clone(), &mut exec, &mut observer).unwrap();
+        session.reduce().unwrap();
+        let (doc, _) = session.finish();
+        assert!(interesting(doc.text()));
+        assert!(doc.text().len() <= 4, "{:?}", doc.text());
     }
 }
