@@ -620,7 +620,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "field_expression",
-            min_yield: "0.a",
+            min_yield: "0 .a",
             min_tokens: 3,
             derives_empty: false,
             supertypes: &["expression"],
@@ -1380,7 +1380,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         },
         crate::table::KindInfo {
             name: "subscript_range_designator",
-            min_yield: "[0...0]",
+            min_yield: "[0 ...0]",
             min_tokens: 5,
             derives_empty: false,
             supertypes: &[],

@@ -123,3 +123,41 @@ fn every_c_case_reduces() {
     assert!(cases.len() >= 3, "corpus/c holds at least three cases");
     cases.iter().for_each(|c| check_case(c));
 }
+
+#[test]
+fn every_rust_case_reduces() {
+    let cases = cases("rust");
+    assert!(cases.len() >= 2, "corpus/rust holds at least two cases");
+    cases.iter().for_each(|c| check_case(c));
+}
+
+#[test]
+fn every_javascript_case_reduces() {
+    let cases = cases("javascript");
+    assert!(
+        cases.len() >= 2,
+        "corpus/javascript holds at least two cases"
+    );
+    cases.iter().for_each(|c| check_case(c));
+}
+
+#[test]
+fn every_json_case_reduces() {
+    let cases = cases("json");
+    assert!(cases.len() >= 2, "corpus/json holds at least two cases");
+    cases.iter().for_each(|c| check_case(c));
+}
+
+#[test]
+fn every_sql_case_reduces() {
+    let cases = cases("sql");
+    assert!(cases.len() >= 2, "corpus/sql holds at least two cases");
+    cases.iter().for_each(|c| check_case(c));
+}
+
+#[test]
+fn every_text_case_reduces() {
+    let cases = cases("text");
+    assert!(cases.len() >= 2, "corpus/text holds at least two cases");
+    cases.iter().for_each(|c| check_case(c));
+}

@@ -236,15 +236,16 @@ impl Yield {
 }
 
 /// Whether a space must separate `next` from the text before it: between two word
-/// characters (`int a`), and between two operator characters (`- -` is not `--`); not
-/// next to brackets, separators and quotes (`f()`, `{}`, `""`).
+/// characters (`int a`), between two operator characters (`- -` is not `--`), and
+/// between a number and a dot (`0 .a`: `0.a` lexes as `0.` `a`); not next to
+/// brackets, separators and quotes (`f()`, `{}`, `""`).
 fn needs_space(before: &str, next: &str) -> bool {
     let (Some(a), Some(b)) = (before.chars().next_back(), next.chars().next()) else {
         return false;
     };
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let tight = |c: char| "()[]{};,\"'`\n".contains(c) || c.is_whitespace();
-    if word(a) && word(b) {
+    if (word(a) && word(b)) || (a.is_ascii_digit() && b == '.') {
         return true;
     }
     !(word(a) || word(b) || tight(a) || tight(b))
@@ -378,26 +379,34 @@ impl Grammar {
             let separator = self.bodies.get(i).and_then(|b| self.separator(b));
             entries.insert(name, (best[i].clone(), separator));
         }
-        // Visible aliases: the min over every alias site (and the own rule
-        // when the alias name is also a rule name). A rule keeps its own
-        // separator; an alias-only kind takes the first one its sites show.
+        // Visible aliases: an alias-only kind gets the min over its alias
+        // sites and the first separator they show. A rule (or external token)
+        // whose name is also an alias name keeps its own entry: nodes of the
+        // rule are looked up by `grammar_name()`, and their replacement must
+        // be valid wherever the rule occurs (Rust `match_arm` needs its comma;
+        // the `last_match_arm` aliased to it does not). Aliased nodes find the
+        // entry of the rule they come from under their own grammar name.
         let mut alias_sites: Vec<(&str, &Rule)> = Vec::new();
         for body in &self.bodies {
             collect_aliases(body, &mut alias_sites);
         }
+        let mut alias_only: BTreeMap<&str, (Yield, Option<String>)> = BTreeMap::new();
         for (value, content) in alias_sites {
+            if entries.contains_key(value) {
+                continue;
+            }
             let Some(y) = eval(content, &opt_best) else {
                 continue;
             };
-            let is_rule = self.names.iter().any(|n| n == value);
-            let entry = entries.entry(value).or_insert_with(|| (y.clone(), None));
+            let entry = alias_only.entry(value).or_insert_with(|| (y.clone(), None));
             if cheaper(Some(&y), Some(&entry.0)) {
                 entry.0 = y;
             }
-            if !is_rule && entry.1.is_none() {
+            if entry.1.is_none() {
                 entry.1 = self.separator(content);
             }
         }
+        entries.extend(alias_only);
         entries
             .into_iter()
             .map(|(name, (y, list_separator))| OwnedKindInfo {
