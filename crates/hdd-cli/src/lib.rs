@@ -50,14 +50,24 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     reason = "listing languages is the command's output"
 )]
 fn langs() {
-    println!("{:<8} {:<14} grammar", "language", "extensions");
+    let mut rows: Vec<[String; 3]> =
+        vec![["language".into(), "extensions".into(), "grammar".into()]];
     for &lang in hdd::Lang::ALL {
         let exts: Vec<String> = lang.extensions().iter().map(|e| format!(".{e}")).collect();
-        println!(
-            "{:<8} {:<14} {}",
-            lang.name(),
+        rows.push([
+            lang.name().into(),
             exts.join(" "),
-            lang.grammar_version()
-        );
+            lang.grammar_version().into(),
+        ]);
+    }
+    rows.push([
+        reduce::TEXT.into(),
+        "(any other)".into(),
+        "none: lines, then words, then bytes".into(),
+    ]);
+    let width = |c: usize| rows.iter().map(|r| r[c].len()).max().unwrap_or(0);
+    let (w0, w1) = (width(0), width(1));
+    for [name, exts, grammar] in &rows {
+        println!("{name:<w0$}  {exts:<w1$}  {grammar}");
     }
 }
