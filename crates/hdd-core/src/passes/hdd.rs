@@ -35,27 +35,51 @@ impl Pass for Hdd {
         let Some(table) = session.table().copied() else {
             return Ok(());
         };
-        loop {
-            let mut progress = false;
-            let mut level = 0;
-            // The units of every level come from one walk of the current tree, redone
-            // only after a level changed the text: a deep tree costs O(nodes) per change,
-            // not O(nodes) per level.
-            let mut base = session.current().clone();
-            let mut levels = all_levels(&base, &table);
-            while level < levels.len() {
-                if !levels[level].is_empty() && ddmin_units(session, &base, &levels[level], true)? {
-                    progress = true;
-                    base = session.current().clone();
-                    levels = all_levels(&base, &table);
-                }
-                level += 1;
-            }
-            if !progress {
-                return Ok(());
+        // Coarse sweeps first: only nodes whose replacement saves at least 1/64, then
+        // 1/1024 of the current text, so the big wins come in the first tests and the fine
+        // sweeps run on a text that is already small (cheaper tests, fewer nodes).
+        for divisor in COARSE_DIVISORS {
+            let min_saving = session.current().text().len() / divisor;
+            if min_saving >= MIN_COARSE_SAVING {
+                sweep(session, &table, min_saving)?;
             }
         }
+        // Then HDD*: full sweeps until one changes nothing.
+        while sweep(session, &table, 0)? {}
+        Ok(())
     }
+}
+
+/// Divisors of the text size that set the minimum saving of the coarse sweeps.
+const COARSE_DIVISORS: [usize; 2] = [64, 1024];
+/// Below this many bytes a coarse sweep is not worth its tests.
+const MIN_COARSE_SAVING: usize = 64;
+
+/// One HDD sweep, every level from the root down, over the nodes whose replacement saves
+/// at least `min_saving` bytes. Returns whether anything was accepted.
+fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<bool, Error> {
+    let mut progress = false;
+    let mut level = 0;
+    // The units of every level come from one walk of the current tree, redone only after
+    // a level changed the text: a deep tree costs O(nodes) per change, not per level.
+    let units = |base: &Document| {
+        let mut levels = all_levels(base, table);
+        for level in &mut levels {
+            level.retain(|e| e.saving() >= min_saving.cast_signed());
+        }
+        levels
+    };
+    let mut base = session.current().clone();
+    let mut levels = units(&base);
+    while level < levels.len() {
+        if !levels[level].is_empty() && ddmin_units(session, &base, &levels[level], true)? {
+            progress = true;
+            base = session.current().clone();
+            levels = units(&base);
+        }
+        level += 1;
+    }
+    Ok(progress)
 }
 
 /// The replacement edits of the nodes at each depth (the root is at 0), each level in
