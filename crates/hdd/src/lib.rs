@@ -183,6 +183,31 @@ mod tests {
     }
 
     #[test]
+    fn input_with_syntax_errors_still_reduces_without_new_errors() {
+        let input =
+            b"int broken( { return 1 +; }\nint unused(void) { return 2; }\nint keep = 1 << 40;\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&Lang::C.ts_language()).unwrap();
+        let mut errors = |t: &[u8]| {
+            Document::parse(&mut parser, t.to_vec())
+                .unwrap()
+                .error_count()
+        };
+        let before = errors(input);
+        assert!(before > 0);
+        let reduction = Reducer::new(Some(Lang::C))
+            .reduce(input.to_vec(), needs_shift)
+            .unwrap();
+        assert_eq!(reduction.input_errors, before);
+        assert!(
+            reduction.text.len() < input.len() / 2,
+            "{:?}",
+            String::from_utf8_lossy(&reduction.text)
+        );
+        assert!(errors(&reduction.text) <= before);
+    }
+
+    #[test]
     fn deep_input_does_not_overflow_the_stack() {
         // 30,000 nested parentheses: every walk must be iterative.
         let depth = 30_000;

@@ -105,13 +105,27 @@ fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::ops::Range<
     while end < text.len() && is_space(text[end]) {
         end += 1;
     }
-    let before = range.start.checked_sub(1).map(|i| text[i]);
-    let after = text.get(end).copied();
-    if before.is_some_and(is_word) && after.is_some_and(is_word) && end > range.end {
-        // Keep one space between the two words.
-        return range.start..end - 1;
+    let mut start = range.start;
+    if end == range.end {
+        // Nothing to swallow after it (`b FROM t;`): take the whitespace before instead.
+        while start > 0 && is_space(text[start - 1]) {
+            start -= 1;
+        }
     }
-    range.start..end
+    let before = start.checked_sub(1).map(|i| text[i]);
+    let after = text.get(end).copied();
+    if before.is_some_and(is_word)
+        && after.is_some_and(is_word)
+        && (end, start) != (range.end, range.start)
+    {
+        // Keep one space between the two words.
+        return if end > range.end {
+            range.start..end - 1
+        } else {
+            start + 1..range.end
+        };
+    }
+    start..end
 }
 
 #[cfg(test)]
@@ -124,15 +138,20 @@ mod tests {
     use crate::exec::ClosureExecutor;
 
     /// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
-    /// `needs` and a clean parse; checks the result against `expect`.
+    /// `needs`; checks the result against `expect`.
     fn check_pass(pass: &mut dyn Pass, input: &str, needs: &[&str], expect: &str) {
+        check_pass_in(Lang::C, pass, input, needs, expect);
+    }
+
+    /// [`check_pass`] in any language.
+    fn check_pass_in(lang: Lang, pass: &mut dyn Pass, input: &str, needs: &[&str], expect: &str) {
         let mut exec = ClosureExecutor::new(|t: &[u8]| {
             let t = String::from_utf8_lossy(t);
             needs.iter().all(|n| t.contains(n))
         });
         let mut observer = |_: &Document| Ok(());
         let mut session = Session::new(
-            Some(Lang::C),
+            Some(lang),
             input.as_bytes().to_vec(),
             &mut exec,
             &mut observer,
@@ -156,7 +175,7 @@ mod tests {
             &mut Hdd,
             "int f(void) { a(); b(); }\nint g;\nstruct s { int x; };\n",
             &["int g;"],
-            "int g;\n",
+            "int g;",
         );
     }
 
@@ -177,6 +196,39 @@ mod tests {
             "int f(int a, int b, int c) { return g(a, b, c); }\n",
             &["int f(", "int b", "return g("],
             "int f(int b) { return g(); }\n",
+        );
+    }
+
+    #[test]
+    fn hdd_removes_json_pairs_and_elements_with_their_commas() {
+        check_pass_in(
+            Lang::Json,
+            &mut Hdd,
+            r#"{"a": 1, "b": [1, 2, {"c": true}], "d": null}"#,
+            &[r#""b""#, r#""c""#, "true"],
+            r#"{"b": [{"c": true}]}"#,
+        );
+    }
+
+    #[test]
+    fn hdd_removes_javascript_arguments_with_their_commas() {
+        check_pass_in(
+            Lang::JavaScript,
+            &mut Hdd,
+            "f(1, g(2, 3), 4);\nlet x = [5, 6];\n",
+            &["f(", "g("],
+            "f(g());\n",
+        );
+    }
+
+    #[test]
+    fn hdd_removes_sql_columns_with_their_commas() {
+        check_pass_in(
+            Lang::Sql,
+            &mut Hdd,
+            "SELECT a, b, c FROM t WHERE a > 1;\n",
+            &["SELECT", "b"],
+            "SELECT b;\n",
         );
     }
 
