@@ -4,7 +4,10 @@ mod bytes;
 mod hdd;
 mod hoist;
 mod lines;
+mod literals;
+mod rename;
 mod tokens;
+mod whitespace;
 mod window;
 
 use crate::ddmin::{DdminOptions, ddmin};
@@ -16,7 +19,10 @@ pub use self::bytes::Bytes;
 pub use self::hdd::Hdd;
 pub use self::hoist::Hoist;
 pub use self::lines::Lines;
+pub use self::literals::Literals;
+pub use self::rename::Rename;
 pub use self::tokens::Tokens;
+pub use self::whitespace::Whitespace;
 pub use self::window::Window;
 
 /// A reduction pass. It proposes candidates through [`Session::first_interesting`]
@@ -33,7 +39,8 @@ pub trait Pass {
 }
 
 /// The passes of a run, in the order a round runs them: the tree first (coarse, cheap),
-/// then lines and tokens (fine, language-agnostic), and bytes without a grammar.
+/// then lines and tokens (fine, language-agnostic), then the cleanups: literals and
+/// names with a grammar, bytes without one, whitespace last.
 #[must_use]
 pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
@@ -44,9 +51,13 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     passes.push(Box::new(Lines));
     passes.push(Box::new(Tokens));
     passes.push(Box::new(Window));
-    if !grammar {
+    if grammar {
+        passes.push(Box::new(Literals));
+        passes.push(Box::new(Rename));
+    } else {
         passes.push(Box::new(Bytes));
     }
+    passes.push(Box::new(Whitespace));
     passes
 }
 
@@ -229,6 +240,57 @@ mod tests {
             "SELECT a, b, c FROM t WHERE a > 1;\n",
             &["SELECT", "b"],
             "SELECT b;\n",
+        );
+    }
+
+    #[test]
+    fn rename_shortens_names_and_never_merges_two() {
+        // `b` is taken, so `counter` and `total` must get two other names.
+        check_pass(
+            &mut Rename,
+            "int counter; int total; int b;\nint f(void) { return counter + total + b; }\n",
+            &["return", " + ", "+ b;"],
+            "int a; int c; int b;\nint f(void) { return a + c + b; }\n",
+        );
+    }
+
+    #[test]
+    fn rename_keeps_names_the_test_needs() {
+        check_pass(
+            &mut Rename,
+            "int keep_me(int value) { return value; }\n",
+            &["keep_me("],
+            "int keep_me(int a) { return a; }\n",
+        );
+    }
+
+    #[test]
+    fn literals_become_the_shortest_of_their_kind() {
+        check_pass(
+            &mut Literals,
+            "char *s = \"a long string\"; int n = 123456; int m = 0x7fff;\n",
+            &["n = "],
+            "char *s = \"\"; int n = 0; int m = 0;\n",
+        );
+    }
+
+    #[test]
+    fn literals_keep_the_values_the_test_needs() {
+        check_pass(
+            &mut Literals,
+            "int n = 123456; int m = 0x7fff;\n",
+            &["0x7fff"],
+            "int n = 0; int m = 0x7fff;\n",
+        );
+    }
+
+    #[test]
+    fn whitespace_collapses_when_the_test_allows() {
+        check_pass(
+            &mut Whitespace,
+            "int   f ( int a ,  int b )\n\n\n{  return a ;  }\n",
+            &["return"],
+            "int f(int a,int b)\n{return a;}\n",
         );
     }
 
