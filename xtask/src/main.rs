@@ -1,18 +1,16 @@
 //! Development tasks for hdd (`cargo xtask <task>`): regenerating the
-//! checked-in grammar tables.
+//! checked-in grammar tables and benchmarking hdd against peer reducers.
 
-use std::collections::BTreeMap;
-use std::fs;
+mod bench;
+mod grammars;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
-use hdd_grammar::GRAMMAR_SOURCES;
-use hdd_grammar::derive::{derive_with_externals, render};
 
 #[derive(Parser)]
-#[command(about = "Development tasks for hdd")]
+#[command(about = "Development tasks for hdd", bin_name = "cargo xtask")]
 struct Cli {
     #[command(subcommand)]
     task: Task,
@@ -27,11 +25,17 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Benchmark hdd (release build) against the installed peer reducers on the
+    /// corpus and the shared benchmark cases; print a markdown table and write it
+    /// to corpus/BENCH.md (raw results: target/bench/<date>.jsonl).
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> Result<()> {
+    let root = workspace_root();
     match Cli::parse().task {
-        Task::Grammars { check } => grammars(check),
+        Task::Grammars { check } => grammars::grammars(&root, check),
+        Task::Bench(args) => bench::bench(&args, &root),
     }
 }
 
@@ -39,125 +43,4 @@ fn main() -> Result<()> {
 fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()
-}
-
-fn grammars(check: bool) -> Result<()> {
-    let root = workspace_root();
-    let mut stale = Vec::new();
-    for source in GRAMMAR_SOURCES {
-        let grammar_path = root.join(source.grammar_path());
-        let tables_rel = source.tables_path();
-        let tables_path = root.join(&tables_rel);
-        let grammar = fs::read_to_string(&grammar_path)
-            .with_context(|| format!("reading {}", grammar_path.display()))?;
-        let derived = derive_with_externals(&grammar, source.node_types, source.externals)
-            .with_context(|| format!("deriving the {} table", source.lang))?;
-        let text = render(&derived, &source.header());
-        let old = fs::read_to_string(&tables_path).unwrap_or_default();
-        let summary = format!(
-            "{} kinds, {} slots, fixed point in {} rounds",
-            derived.kinds.len(),
-            derived.slots.len(),
-            derived.rounds
-        );
-        if old == text {
-            println!("{tables_rel}: up to date ({summary})");
-            continue;
-        }
-        let (added, removed) = line_diff(&old, &text);
-        if check {
-            println!(
-                "{tables_rel}: STALE ({} lines would be added, {} removed)",
-                added.len(),
-                removed.len()
-            );
-            print_changes(&added, &removed);
-            stale.push(tables_rel);
-            continue;
-        }
-        fs::write(&tables_path, &text)
-            .with_context(|| format!("writing {}", tables_path.display()))?;
-        println!(
-            "{tables_rel}: written ({summary}; {} lines added, {} removed)",
-            added.len(),
-            removed.len()
-        );
-        print_changes(&added, &removed);
-        check_rustfmt(&tables_path)?;
-    }
-    if !stale.is_empty() {
-        bail!(
-            "stale tables: {}; run `cargo xtask grammars`",
-            stale.join(", ")
-        );
-    }
-    Ok(())
-}
-
-/// Lines only in `old` / only in `new`, as multisets (order-insensitive; the
-/// tables are sorted, so this is a readable summary of what changed).
-fn line_diff<'a>(old: &'a str, new: &'a str) -> (Vec<&'a str>, Vec<&'a str>) {
-    let mut count: BTreeMap<&str, isize> = BTreeMap::new();
-    for line in new.lines() {
-        *count.entry(line).or_default() += 1;
-    }
-    for line in old.lines() {
-        *count.entry(line).or_default() -= 1;
-    }
-    let added = new
-        .lines()
-        .filter(|l| {
-            let c = count.get_mut(l).expect("counted");
-            let keep = *c > 0;
-            if keep {
-                *c -= 1;
-            }
-            keep
-        })
-        .collect();
-    let removed = old
-        .lines()
-        .filter(|l| {
-            let c = count.get_mut(l).expect("counted");
-            let keep = *c < 0;
-            if keep {
-                *c += 1;
-            }
-            keep
-        })
-        .collect();
-    (added, removed)
-}
-
-fn print_changes(added: &[&str], removed: &[&str]) {
-    const SHOWN: usize = 40;
-    for line in removed.iter().take(SHOWN) {
-        println!("  - {}", line.trim());
-    }
-    for line in added.iter().take(SHOWN) {
-        println!("  + {}", line.trim());
-    }
-    let hidden = removed.len().saturating_sub(SHOWN) + added.len().saturating_sub(SHOWN);
-    if hidden > 0 {
-        println!("  ... and {hidden} more changed lines");
-    }
-}
-
-/// The renderer promises rustfmt-stable output; verify it when rustfmt exists.
-fn check_rustfmt(path: &Path) -> Result<()> {
-    let Ok(status) = Command::new("rustfmt")
-        .args(["--edition", "2024", "--check"])
-        .arg(path)
-        .status()
-    else {
-        eprintln!("warning: rustfmt not found; generated file not checked");
-        return Ok(());
-    };
-    if !status.success() {
-        bail!(
-            "{} is not rustfmt-stable: fix `hdd_grammar::derive::render`",
-            path.display()
-        );
-    }
-    Ok(())
 }
