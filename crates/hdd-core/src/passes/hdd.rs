@@ -143,7 +143,7 @@ fn smallest_yield(table: &Table, info: &'static hdd_grammar::KindInfo) -> &'stat
 }
 
 /// The removal of `children[i]` of `parent`, if removing it can make the text smaller.
-fn child_unit<'t>(
+pub(super) fn child_unit<'t>(
     parent: Node<'t>,
     children: &[(Node<'t>, Option<&'t str>)],
     i: usize,

@@ -80,14 +80,14 @@ impl Pass for Hoist {
     }
 }
 
-fn hoist(base: &Document, node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
+pub(super) fn hoist(base: &Document, node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
     let replacement = base.text()[descendant.byte_range()].to_vec();
     EditSet::new(vec![Edit::replace(node.byte_range(), replacement)])
 }
 
 /// Deletes the brackets around a node whose first and last children are a matching
 /// pair of bracket tokens.
-fn unwrap(node: Node<'_>) -> Option<EditSet> {
+pub(super) fn unwrap(node: Node<'_>) -> Option<EditSet> {
     let count = node.child_count();
     if count < 2 {
         return None;
@@ -130,7 +130,7 @@ fn compatible(table: &Table, a: Node<'_>, b: Node<'_>) -> bool {
 }
 
 /// The first compatible descendant on each path below `node`, breadth first.
-fn compatible_descendants<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
+pub(super) fn compatible_descendants<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let mut queue = VecDeque::from([(node, 0usize)]);
     while let Some((n, depth)) = queue.pop_front() {

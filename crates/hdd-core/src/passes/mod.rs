@@ -5,6 +5,7 @@ mod hdd;
 mod hoist;
 mod lines;
 mod literals;
+mod perses;
 mod rename;
 mod tokens;
 mod whitespace;
@@ -20,6 +21,7 @@ pub use self::hdd::Hdd;
 pub use self::hoist::Hoist;
 pub use self::lines::Lines;
 pub use self::literals::Literals;
+pub use self::perses::Perses;
 pub use self::rename::Rename;
 pub use self::tokens::Tokens;
 pub use self::whitespace::Whitespace;
@@ -291,6 +293,28 @@ mod tests {
             "int   f ( int a ,  int b )\n\n\n{  return a ;  }\n",
             &["return"],
             "int f(int a,int b)\n{return a;}\n",
+        );
+    }
+
+    #[test]
+    fn perses_hoists_and_reduces_lists() {
+        check_pass(
+            &mut Perses,
+            "int g(int a, int b, int c) { return a; }\n\
+             void f(int x) { if (x) { while (x) x = g(1, x << 40, 3); } }\n",
+            &["void f(int x) {", "<< 40", "int g("],
+            "int g() ;\nvoid f(int x) { x << 40; }\n",
+        );
+    }
+
+    #[test]
+    fn perses_removes_json_members_largest_first() {
+        check_pass_in(
+            Lang::Json,
+            &mut Perses,
+            r#"{"big": {"x": [1, 2, 3, 4, 5, 6]}, "keep": [true, false], "small": 1}"#,
+            &["keep", "[true"],
+            r#"{"keep": [true]}"#,
         );
     }
 
