@@ -112,25 +112,33 @@ fn is_word(byte: u8) -> bool {
 
 /// Extends a deletion of `range` over the whitespace that follows it, unless that would
 /// glue two words together (`int x` must not become `intx`), so deleting a node or a
-/// token leaves no gap behind.
+/// token leaves no gap behind. A newline is swallowed only when the deletion starts its
+/// line: a line's end is never joined to the next line (a C `#include` line would take
+/// the next declaration with it).
 fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let line_start = text[..range.start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let starts_line = text[line_start..range.start].iter().all(|&b| is_space(b));
     let mut end = range.end;
-    while end < text.len() && is_space(text[end]) {
+    while end < text.len() && is_space(text[end]) && (starts_line || text[end] != b'\n') {
+        let newline = text[end] == b'\n';
         end += 1;
+        if newline {
+            break;
+        }
     }
     let mut start = range.start;
     if end == range.end {
-        // Nothing to swallow after it (`b FROM t;`): take the whitespace before instead.
-        while start > 0 && is_space(text[start - 1]) {
+        // Nothing to swallow after it (`b FROM t;`): take the spaces before instead.
+        while start > line_start && matches!(text[start - 1], b' ' | b'\t') {
             start -= 1;
         }
     }
     let before = start.checked_sub(1).map(|i| text[i]);
     let after = text.get(end).copied();
-    if before.is_some_and(is_word)
-        && after.is_some_and(is_word)
-        && (end, start) != (range.end, range.start)
-    {
+    if before.is_some_and(is_word) && after.is_some_and(is_word) && (end, start) != (range.end, range.start) {
         // Keep one space between the two words.
         return if end > range.end {
             range.start..end - 1
@@ -188,7 +196,7 @@ mod tests {
             &mut Hdd,
             "int f(void) { a(); b(); }\nint g;\nstruct s { int x; };\n",
             &["int g;"],
-            "int g;",
+            "int g;\n",
         );
     }
 
@@ -316,6 +324,21 @@ mod tests {
             &["keep", "[true"],
             r#"{"keep": [true]}"#,
         );
+    }
+
+    #[test]
+    fn deletions_never_join_a_line_to_the_next() {
+        let text = b"#include <x.h> /* c */\nint a;\n  int b;\n";
+        let find = |s: &[u8]| text.windows(s.len()).position(|w| w == s).unwrap();
+        let comment = find(b"/* c */");
+        // At the end of a line: the newline stays, the space before goes.
+        assert_eq!(swallow_space(text, comment..comment + 7), comment - 1..comment + 7);
+        // A whole line: its newline goes with it.
+        let a = find(b"int a;");
+        assert_eq!(swallow_space(text, a..a + 6), a..a + 7);
+        // An indented line: the newline goes, the indentation before stays.
+        let b = find(b"int b;");
+        assert_eq!(swallow_space(text, b..b + 6), b..b + 7);
     }
 
     #[test]
