@@ -243,12 +243,12 @@ fn print_summary(args: &ReduceArgs, dest: &Path, r: &Reduction, elapsed: Duratio
         eprintln!("  the input had {} syntax error nodes", r.input_errors);
     }
     eprintln!(
-        "  {:<8} {:>7} {:>9} {:>12} {:>9}",
+        "  {:<10} {:>7} {:>9} {:>12} {:>9}",
         "pass", "tests", "accepted", "bytes saved", "time"
     );
     for p in &s.passes {
         eprintln!(
-            "  {:<8} {:>7} {:>9} {:>12} {:>8.1}s",
+            "  {:<10} {:>7} {:>9} {:>12} {:>8.1}s",
             p.name,
             p.tests,
             p.accepted,
