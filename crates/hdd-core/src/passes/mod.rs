@@ -138,7 +138,10 @@ fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::ops::Range<
     }
     let before = start.checked_sub(1).map(|i| text[i]);
     let after = text.get(end).copied();
-    if before.is_some_and(is_word) && after.is_some_and(is_word) && (end, start) != (range.end, range.start) {
+    if before.is_some_and(is_word)
+        && after.is_some_and(is_word)
+        && (end, start) != (range.end, range.start)
+    {
         // Keep one space between the two words.
         return if end > range.end {
             range.start..end - 1
@@ -332,7 +335,10 @@ mod tests {
         let find = |s: &[u8]| text.windows(s.len()).position(|w| w == s).unwrap();
         let comment = find(b"/* c */");
         // At the end of a line: the newline stays, the space before goes.
-        assert_eq!(swallow_space(text, comment..comment + 7), comment - 1..comment + 7);
+        assert_eq!(
+            swallow_space(text, comment..comment + 7),
+            comment - 1..comment + 7
+        );
         // A whole line: its newline goes with it.
         let a = find(b"int a;");
         assert_eq!(swallow_space(text, a..a + 6), a..a + 7);
