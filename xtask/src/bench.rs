@@ -6,7 +6,7 @@
 //! The harness is copied to a temporary folder (the shared bench folder may be read-only), and so
 //! is every case: corpus cases get the `case.json` the harness needs, generated from their folder.
 //! Everything that decides what the table says (parsing, discovery, rendering, the best-peer
-//! ratio) is a pure function tested below; [`bench`] only wires them to processes and files.
+//! ratio) is a pure function tested below; [`bench()`] only wires them to processes and files.
 
 use std::collections::BTreeSet;
 use std::env;
