@@ -27,7 +27,7 @@ enum Task {
     },
     /// Benchmark hdd (release build) against the installed peer reducers on the
     /// corpus and the shared benchmark cases; print a markdown table and write it
-    /// to corpus/BENCH.md (raw results: target/bench/<date>.jsonl).
+    /// to corpus/BENCH.md (raw results: `target/bench/<date>.jsonl`).
     Bench(bench::BenchArgs),
 }
 
