@@ -93,16 +93,7 @@ pub(crate) fn all_levels(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
     let mut levels: Vec<Vec<Edit>> = vec![root_unit(root, table, text).into_iter().collect()];
     let mut stack = vec![(root, 0usize)];
     while let Some((node, depth)) = stack.pop() {
-        let mut cursor = node.walk();
-        let mut children = Vec::new();
-        if cursor.goto_first_child() {
-            loop {
-                children.push((cursor.node(), cursor.field_name()));
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
+        let children = children_with_fields(node);
         if children.is_empty() {
             continue;
         }
@@ -115,6 +106,21 @@ pub(crate) fn all_levels(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
         stack.extend(children.iter().rev().map(|&(c, _)| (c, depth + 1)));
     }
     levels
+}
+
+/// The children of `node` with the field each fills, in order.
+pub(super) fn children_with_fields<'t>(node: Node<'t>) -> Vec<(Node<'t>, Option<&'t str>)> {
+    let mut cursor = node.walk();
+    let mut children = Vec::new();
+    if cursor.goto_first_child() {
+        loop {
+            children.push((cursor.node(), cursor.field_name()));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    children
 }
 
 fn root_unit(root: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {

@@ -21,7 +21,7 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::hdd::child_unit;
+use super::hdd::{child_unit, children_with_fields};
 use super::hoist::{compatible_descendants, hoist, unwrap};
 use super::{Pass, ddmin_units};
 use crate::cache::TextKey;
@@ -103,16 +103,7 @@ fn entries<'t>(doc: &'t Document, table: &Table) -> Vec<Entry<'t>> {
     let mut out = Vec::new();
     let mut stack: Vec<(Node<'t>, Option<Edit>)> = vec![(tree.root_node(), None)];
     while let Some((node, removal)) = stack.pop() {
-        let mut cursor = node.walk();
-        let mut children = Vec::new();
-        if cursor.goto_first_child() {
-            loop {
-                children.push((cursor.node(), cursor.field_name()));
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
+        let children = children_with_fields(node);
         let units: Vec<Option<Edit>> = (0..children.len())
             .map(|i| child_unit(node, &children, i, table, text))
             .collect();

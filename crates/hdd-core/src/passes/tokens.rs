@@ -10,7 +10,9 @@
 //! `static const int x = (1);` with a test that needs `x = 1` becomes `int x = 1;`.
 
 use super::{Pass, ddmin_units, swallow_space};
-use crate::document::leaves;
+use std::ops::Range;
+
+use crate::document::{Document, leaves};
 use crate::edit::Edit;
 use crate::session::{Error, Session};
 
@@ -25,37 +27,43 @@ impl Pass for Tokens {
 
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
         let base = session.current().clone();
-        let units: Vec<Edit> = match base.tree() {
-            Some(tree) => leaves(tree.root_node())
-                .into_iter()
-                .map(|n| Edit::delete(swallow_space(base.text(), n.byte_range())))
-                .collect(),
-            None => words(base.text())
-                .into_iter()
-                .map(|e| Edit::delete(swallow_space(base.text(), e.range)))
-                .collect(),
-        };
+        let units: Vec<Edit> = token_ranges(&base)
+            .into_iter()
+            .map(|r| Edit::delete(swallow_space(base.text(), r)))
+            .collect();
         ddmin_units(session, &base, &units, false)?;
         Ok(())
     }
 }
 
-/// Deletions of each whitespace-separated word.
-pub(super) fn words(text: &[u8]) -> Vec<Edit> {
+/// The byte ranges of the document's tokens: the non-empty leaves of its tree, or its
+/// whitespace-separated words without a grammar.
+pub(super) fn token_ranges(doc: &Document) -> Vec<Range<usize>> {
+    match doc.tree() {
+        Some(tree) => leaves(tree.root_node())
+            .iter()
+            .map(tree_sitter::Node::byte_range)
+            .collect(),
+        None => words(doc.text()),
+    }
+}
+
+/// The ranges of each whitespace-separated word.
+fn words(text: &[u8]) -> Vec<Range<usize>> {
     let mut units = Vec::new();
     let mut start = None;
     for (i, &b) in text.iter().enumerate() {
         match (b.is_ascii_whitespace(), start) {
             (false, None) => start = Some(i),
             (true, Some(s)) => {
-                units.push(Edit::delete(s..i));
+                units.push(s..i);
                 start = None;
             }
             _ => {}
         }
     }
     if let Some(s) = start {
-        units.push(Edit::delete(s..text.len()));
+        units.push(s..text.len());
     }
     units
 }

@@ -11,8 +11,8 @@
 //! ## Example
 //! `d->mask = (1 << 32) - 1;` with a test that needs `1 << 32` becomes `(1 << 32);`.
 
+use super::tokens::token_ranges;
 use super::{Pass, swallow_space};
-use crate::document::leaves;
 use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
 
@@ -35,16 +35,7 @@ impl Pass for Window {
             let mut start = 0;
             loop {
                 let base = session.current().clone();
-                let tokens: Vec<std::ops::Range<usize>> = match base.tree() {
-                    Some(tree) => leaves(tree.root_node())
-                        .iter()
-                        .map(tree_sitter::Node::byte_range)
-                        .collect(),
-                    None => super::tokens::words(base.text())
-                        .into_iter()
-                        .map(|e| e.range)
-                        .collect(),
-                };
+                let tokens = token_ranges(&base);
                 if tokens.len() > MAX_TOKENS || start + k > tokens.len() {
                     break;
                 }
