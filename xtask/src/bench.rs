@@ -68,6 +68,11 @@ pub(crate) struct BenchArgs {
     /// root]. When it has no cases/, only the corpus cases run.
     #[arg(long, value_name = "DIR")]
     bench_dir: Option<PathBuf>,
+    /// Earlier harness results (JSON lines, as in target/bench/*.jsonl or
+    /// ../shared/bench/results/peers.jsonl) shown for the runs not made now, matched by case,
+    /// tool and -j (the last matching line wins). Repeatable; not with --parallel.
+    #[arg(long, value_name = "FILE", conflicts_with = "parallel")]
+    reuse: Vec<PathBuf>,
     /// Parallel scaling instead: wall time at -j 1,2,4,8,16 for hdd and cvise on
     /// c-warn-300-slow, with each tool's speedup over its own -j 1.
     #[arg(long)]
@@ -340,6 +345,14 @@ pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
         }
     }
 
+    records.extend(reused_records(
+        &args.reuse,
+        &cases,
+        &runs,
+        args.jobs,
+        &mut notes,
+    )?);
+
     // Render.
     let command = format!("cargo xtask {}", shell_words(env::args().skip(1)));
     let nproc = nproc();
@@ -359,10 +372,10 @@ pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
             .map(|c| (c.name.clone(), c.language.clone()))
             .collect();
         let ran: BTreeSet<&str> = records.iter().map(|r| r.tool.as_str()).collect();
-        let columns: Vec<String> = tools
+        let columns: Vec<String> = TOOLS
             .iter()
-            .filter(|t| *t == "hdd" || ran.contains(t.as_str()))
-            .cloned()
+            .filter(|t| **t == "hdd" || ran.contains(**t))
+            .map(|t| (*t).to_owned())
             .collect();
         let header = format!(
             "## Reducers\n\n{} on {nproc} cores (`nproc`), -j {}, timeout {} s: `{command}`",
@@ -388,6 +401,47 @@ pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
         .with_context(|| format!("writing {}", bench_md.display()))?;
     eprintln!("wrote {} and {}", bench_md.display(), jsonl_path.display());
     Ok(())
+}
+
+/// The records of `files` for the selected cases at `jobs` that no run of `runs` made now;
+/// one per case and tool, the last line winning. Adds a note per file.
+fn reused_records(
+    files: &[PathBuf],
+    cases: &[Case],
+    runs: &[Run],
+    jobs: u32,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Record>> {
+    let fresh: BTreeSet<(&str, &str)> = runs
+        .iter()
+        .map(|r| (cases[r.case].name.as_str(), r.tool.as_str()))
+        .collect();
+    let mut kept: Vec<Record> = Vec::new();
+    for file in files {
+        let text =
+            fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let mut used = 0;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let record = Record::parse(line)
+                .with_context(|| format!("{}:{}: not a harness result", file.display(), n + 1))?;
+            let wanted = record.jobs == u64::from(jobs)
+                && cases.iter().any(|c| c.name == record.case)
+                && !fresh.contains(&(record.case.as_str(), record.tool.as_str()));
+            if wanted {
+                kept.retain(|r| (&r.case, &r.tool) != (&record.case, &record.tool));
+                kept.push(record);
+                used += 1;
+            }
+        }
+        notes.push(format!(
+            "{used} result(s) not run now taken from {} (measured when that file was written)",
+            file.display()
+        ));
+    }
+    Ok(kept)
 }
 
 /// The tools to run, validated, deduplicated, in the order given (or the mode's default).
@@ -1157,6 +1211,45 @@ mod tests {
         assert!(check_unique_names(&cases).is_ok());
         let twice = [cases[0].clone(), cases[0].clone()];
         assert!(check_unique_names(&twice).is_err());
+    }
+
+    #[test]
+    fn reuses_earlier_results_only_for_runs_not_made_now() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let line = |tool: &str, case: &str, jobs: u32, tokens: u64| {
+            format!(
+                r#"{{"tool": "{tool}", "case": "{case}", "jobs": {jobs}, "exit_status": 0, "timed_out": false, "wall_s": 1.0, "cpu_s": 1.0, "tests_run": 10, "final_bytes": 9, "orig_tokens": 99, "final_tokens": {tokens}, "final_interesting": true}}"#
+            )
+        };
+        let lines = [
+            line("hdd", "a", 2, 1),   // run now: not reused
+            line("cvise", "a", 2, 7), // superseded by the later line
+            line("cvise", "a", 4, 3), // another -j
+            line("cvise", "b", 2, 5), // a case not selected
+            line("cvise", "a", 2, 6),
+        ];
+        let file = tmp.path().join("old.jsonl");
+        write(&file, &(lines.join("\n") + "\n"));
+        let cases = [Case {
+            name: "a".to_owned(),
+            language: "c".to_owned(),
+            file: "f".to_owned(),
+            dir: PathBuf::new(),
+            corpus_description: None,
+        }];
+        let runs = [Run {
+            case: 0,
+            tool: "hdd".to_owned(),
+            jobs: 2,
+        }];
+        let mut notes = Vec::new();
+        let kept = reused_records(std::slice::from_ref(&file), &cases, &runs, 2, &mut notes)
+            .expect("reads");
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert_eq!((kept[0].tool.as_str(), kept[0].final_tokens), ("cvise", 6));
+        assert!(notes[0].starts_with("2 result(s)"), "{notes:?}");
+        write(&file, "not json\n");
+        assert!(reused_records(&[file], &cases, &runs, 2, &mut notes).is_err());
     }
 
     #[test]

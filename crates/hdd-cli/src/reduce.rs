@@ -243,17 +243,22 @@ fn print_summary(args: &ReduceArgs, dest: &Path, r: &Reduction, elapsed: Duratio
         eprintln!("  the input had {} syntax error nodes", r.input_errors);
     }
     eprintln!(
-        "  {:<10} {:>7} {:>9} {:>12} {:>9}",
-        "pass", "tests", "accepted", "bytes saved", "time"
+        "  {:<10} {:>7} {:>9} {:>12} {:>9} {:>13}",
+        "pass", "tests", "accepted", "bytes saved", "time", "stopped early"
     );
     for p in &s.passes {
         eprintln!(
-            "  {:<10} {:>7} {:>9} {:>12} {:>8.1}s",
+            "  {:<10} {:>7} {:>9} {:>12} {:>8.1}s {:>13}",
             p.name,
             p.tests,
             p.accepted,
             p.bytes_saved,
-            p.time.as_secs_f64()
+            p.time.as_secs_f64(),
+            p.stopped_early
         );
     }
+    eprintln!(
+        "  rounds {} (stopped early = the pass's last tests saved too little)",
+        s.rounds
+    );
 }

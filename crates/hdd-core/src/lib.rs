@@ -33,4 +33,4 @@ pub use crate::document::{Document, count_errors, leaves};
 pub use crate::edit::{Edit, EditSet};
 pub use crate::exec::{BoxError, ClosureExecutor, Executor};
 pub use crate::passes::Pass;
-pub use crate::session::{Error, Observer, PassStats, Session, Stats};
+pub use crate::session::{Error, Observer, PassStats, Patience, Session, Stats};

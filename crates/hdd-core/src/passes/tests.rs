@@ -1,0 +1,419 @@
+//! Data-driven pass tests: input, oracle (substrings that must survive), expected output.
+
+use hdd_grammar::Lang;
+
+use super::*;
+use crate::exec::ClosureExecutor;
+
+/// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
+/// `needs`; checks the result against `expect`.
+fn check_pass(pass: &mut dyn Pass, input: &str, needs: &[&str], expect: &str) {
+    check_pass_in(Lang::C, pass, input, needs, expect);
+}
+
+/// [`check_pass`] in any language.
+fn check_pass_in(lang: Lang, pass: &mut dyn Pass, input: &str, needs: &[&str], expect: &str) {
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        needs.iter().all(|n| t.contains(n))
+    });
+    let mut observer = |_: &Document| Ok(());
+    let mut session = Session::new(
+        Some(lang),
+        input.as_bytes().to_vec(),
+        &mut exec,
+        &mut observer,
+    )
+    .unwrap();
+    session.check_original().unwrap();
+    loop {
+        let before = session.current().text().len();
+        session.run_pass(pass).unwrap();
+        if session.current().text().len() == before {
+            break;
+        }
+    }
+    let (doc, _) = session.finish();
+    assert_eq!(String::from_utf8_lossy(doc.text()), expect);
+}
+
+#[test]
+fn hdd_removes_whole_definitions() {
+    check_pass(
+        &mut Hdd,
+        "int f(void) { a(); b(); }\nint g;\nstruct s { int x; };\n",
+        &["int g;"],
+        "int g;\n",
+    );
+}
+
+#[test]
+fn hdd_replaces_required_children_by_their_supertypes_minimal_yield() {
+    check_pass(
+        &mut Hdd,
+        "void f(int c) { if (c) { c = 1; c = 2; } else { c = 3; } }\n",
+        &["void f(int c)", "if (c)"],
+        "void f(int c) { if (c) ; }\n",
+    );
+}
+
+#[test]
+fn hdd_removes_list_elements_with_their_separator() {
+    check_pass(
+        &mut Hdd,
+        "int f(int a, int b, int c) { return g(a, b, c); }\n",
+        &["int f(", "int b", "return g("],
+        "int f(int b) { return g(); }\n",
+    );
+}
+
+#[test]
+fn hdd_removes_json_pairs_and_elements_with_their_commas() {
+    check_pass_in(
+        Lang::Json,
+        &mut Hdd,
+        r#"{"a": 1, "b": [1, 2, {"c": true}], "d": null}"#,
+        &[r#""b""#, r#""c""#, "true"],
+        r#"{"b": [{"c": true}]}"#,
+    );
+}
+
+#[test]
+fn hdd_removes_javascript_arguments_with_their_commas() {
+    check_pass_in(
+        Lang::JavaScript,
+        &mut Hdd,
+        "f(1, g(2, 3), 4);\nlet x = [5, 6];\n",
+        &["f(", "g("],
+        "f(g());\n",
+    );
+}
+
+#[test]
+fn hdd_removes_sql_columns_with_their_commas() {
+    check_pass_in(
+        Lang::Sql,
+        &mut Hdd,
+        "SELECT a, b, c FROM t WHERE a > 1;\n",
+        &["SELECT", "b"],
+        "SELECT b;\n",
+    );
+}
+
+#[test]
+fn names_deletes_a_definition_with_its_uses() {
+    check_pass(
+        &mut Names,
+        "int g(void) { return 1; }\nint h;\nint main(void) { g(); h = g() + 1; bug(); }\n",
+        &["int main(void) {", "bug();", "int h;"],
+        "int h;\nint main(void) { bug(); }\n",
+    );
+}
+
+#[test]
+fn names_deletes_javascript_names_that_go_together() {
+    check_pass_in(
+        Lang::JavaScript,
+        &mut Names,
+        "function helper(x) { return x; }\nfunction user() { return helper(1); }\n\
+         const api = { user: user };\nbug();\n",
+        &["bug();"],
+        "const api = { };\nbug();\n",
+    );
+}
+
+#[test]
+fn rename_shortens_names_and_never_merges_two() {
+    // `b` is taken, so `counter` and `total` must get two other names.
+    check_pass(
+        &mut Rename,
+        "int counter; int total; int b;\nint f(void) { return counter + total + b; }\n",
+        &["return", " + ", "+ b;"],
+        "int a; int c; int b;\nint f(void) { return a + c + b; }\n",
+    );
+}
+
+#[test]
+fn rename_keeps_names_the_test_needs() {
+    check_pass(
+        &mut Rename,
+        "int keep_me(int value) { return value; }\n",
+        &["keep_me("],
+        "int keep_me(int a) { return a; }\n",
+    );
+}
+
+#[test]
+fn literals_become_the_shortest_of_their_kind() {
+    check_pass(
+        &mut Literals,
+        "char *s = \"a long string\"; int n = 123456; int m = 0x7fff;\n",
+        &["n = "],
+        "char *s = \"\"; int n = 0; int m = 0;\n",
+    );
+}
+
+#[test]
+fn literals_keep_the_values_the_test_needs() {
+    check_pass(
+        &mut Literals,
+        "int n = 123456; int m = 0x7fff;\n",
+        &["0x7fff"],
+        "int n = 0; int m = 0x7fff;\n",
+    );
+}
+
+#[test]
+fn whitespace_collapses_when_the_test_allows() {
+    check_pass(
+        &mut Whitespace,
+        "int   f ( int a ,  int b )\n\n\n{  return a ;  }\n",
+        &["return"],
+        "int f(int a,int b)\n{return a;}\n",
+    );
+}
+
+#[test]
+fn perses_hoists_and_reduces_lists() {
+    check_pass(
+        &mut Perses,
+        "int g(int a, int b, int c) { return a; }\n\
+         void f(int x) { if (x) { while (x) x = g(1, x << 40, 3); } }\n",
+        &["void f(int x) {", "<< 40", "int g("],
+        "int g() ;\nvoid f(int x) { x << 40; }\n",
+    );
+}
+
+#[test]
+fn perses_removes_json_members_largest_first() {
+    check_pass_in(
+        Lang::Json,
+        &mut Perses,
+        r#"{"big": {"x": [1, 2, 3, 4, 5, 6]}, "keep": [true, false], "small": 1}"#,
+        &["keep", "[true"],
+        r#"{"keep": [true]}"#,
+    );
+}
+
+#[test]
+fn deletions_never_join_a_line_to_the_next() {
+    let text = b"#include <x.h> /* c */\nint a;\n  int b;\n";
+    let find = |s: &[u8]| text.windows(s.len()).position(|w| w == s).unwrap();
+    let comment = find(b"/* c */");
+    // At the end of a line: the newline stays, the space before goes.
+    assert_eq!(
+        swallow_space(text, comment..comment + 7),
+        comment - 1..comment + 7
+    );
+    // A whole line: its newline goes with it.
+    let a = find(b"int a;");
+    assert_eq!(swallow_space(text, a..a + 6), a..a + 7);
+    // An indented line: the newline goes, the indentation before stays.
+    let b = find(b"int b;");
+    assert_eq!(swallow_space(text, b..b + 6), b..b + 7);
+}
+
+#[test]
+fn hoist_replaces_a_statement_by_an_inner_one() {
+    check_pass(
+        &mut Hoist,
+        "void f(int x) { if (x) { while (x) x = x << 40; } }\n",
+        &["void f(int x) {", "<< 40"],
+        "void f(int x) { x << 40; }\n",
+    );
+}
+
+#[test]
+fn hoist_replaces_an_expression_by_an_operand() {
+    check_pass(
+        &mut Hoist,
+        "int y = (3 + (1 << 40)) * 2;\n",
+        &["<< 40"],
+        "int y = 1 << 40;\n",
+    );
+}
+
+#[test]
+fn window_removes_runs_of_tokens() {
+    check_pass(
+        &mut Window,
+        "static const unsigned int x = 1;\n",
+        &["int x = 1"],
+        "int x = 1;\n",
+    );
+}
+
+#[test]
+fn lines_and_tokens_work_without_a_grammar() {
+    let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(3).any(|w| w == b"bug"));
+    let mut observer = |_: &Document| Ok(());
+    let mut session = Session::new(
+        None,
+        b"first line\nsecond bug line\nthird\n".to_vec(),
+        &mut exec,
+        &mut observer,
+    )
+    .unwrap();
+    session.reduce().unwrap();
+    assert_eq!(session.current().text(), b"bug");
+}
+
+#[test]
+fn text_mode_keeps_arbitrary_bytes_exactly() {
+    // Invalid UTF-8, NUL bytes, CRLF, no final newline.
+    let input: Vec<u8> =
+        b"head\r\n\x00\xff\xfe mid \x80\r\nkeep \xc3\x28 this\r\ntail\x00".to_vec();
+    let needed: &[&[u8]] = &[b"\xc3\x28", b"\x00\xff"];
+    let interesting = |t: &[u8]| needed.iter().all(|n| t.windows(n.len()).any(|w| w == *n));
+    let mut exec = ClosureExecutor::new(interesting);
+    let mut observer = |d: &Document| {
+        // Every accepted text is a subsequence of the input: bytes are removed, never
+        // altered.
+        let mut rest = input.iter();
+        assert!(d.text().iter().all(|b| rest.any(|c| c == b)));
+        Ok(())
+    };
+    let mut session = Session::new(None, input.clone(), &mut exec, &mut observer).unwrap();
+    session.reduce().unwrap();
+    let (doc, _) = session.finish();
+    assert!(interesting(doc.text()));
+    assert!(doc.text().len() <= 4, "{:?}", doc.text());
+}
+
+/// Runs `pass` alone to a fixpoint on `input` with a test that parses every text it gets
+/// and fails on any syntax error, and otherwise accepts about one candidate in three (by a
+/// hash of the text) that keeps half the input, so that many different candidates are
+/// accepted and tried.
+fn assert_only_valid_texts_reach_the_test(lang: Lang, pass: &mut dyn Pass, input: &str) {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&lang.ts_language()).unwrap();
+    let original = parser.parse(input, None).unwrap();
+    let base_errors = crate::document::count_errors(original.root_node());
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let tree = parser.parse(t, None).unwrap();
+        let errors = crate::document::count_errors(tree.root_node());
+        assert!(
+            errors <= base_errors,
+            "{} handed the test a text with {errors} syntax errors:\n{}",
+            lang.name(),
+            String::from_utf8_lossy(t)
+        );
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(t, &mut hasher);
+        // Never below half the input, so the pass goes on proposing candidates.
+        t.len() == input.len()
+            || (std::hash::Hasher::finish(&hasher).is_multiple_of(3) && 2 * t.len() > input.len())
+    });
+    let mut observer = |_: &Document| Ok(());
+    let mut session = Session::new(
+        Some(lang),
+        input.as_bytes().to_vec(),
+        &mut exec,
+        &mut observer,
+    )
+    .unwrap();
+    session.check_original().unwrap();
+    loop {
+        let before = session.current().text().len();
+        session.run_pass(pass).unwrap();
+        if session.current().text().len() == before {
+            break;
+        }
+    }
+    let (_, stats) = session.finish();
+    assert!(
+        stats.tests > 20,
+        "{}: only {} tests",
+        lang.name(),
+        stats.tests
+    );
+}
+
+#[test]
+fn hoisting_never_hands_a_parse_error_to_the_test() {
+    let inputs = [
+        (
+            Lang::C,
+            include_str!("../../../../corpus/c/warn-shift-overflow-framer/framer.c"),
+        ),
+        (
+            Lang::Rust,
+            include_str!("../../../../corpus/rust/error-mismatched-types-ledger/ledger.rs"),
+        ),
+        (
+            Lang::JavaScript,
+            include_str!("../../../../corpus/javascript/typeerror-undefined-author-blog/blog.js"),
+        ),
+        (
+            Lang::Sql,
+            include_str!("../../../../corpus/sql/no-such-column-shop-report/shop_report.sql"),
+        ),
+        (
+            Lang::Json,
+            include_str!("../../../../corpus/json/typeerror-methods-string-gateway/gateway.json"),
+        ),
+    ];
+    for (lang, input) in inputs {
+        assert_only_valid_texts_reach_the_test(lang, &mut Hoist, input);
+    }
+}
+
+#[test]
+fn names_never_hands_a_parse_error_to_the_test() {
+    let inputs = [
+        (
+            Lang::C,
+            include_str!("../../../../corpus/c/warn-tautological-hashtab/hashtab.c"),
+        ),
+        (
+            Lang::Rust,
+            include_str!("../../../../corpus/rust/error-no-method-tokenizer/tokenizer.rs"),
+        ),
+        (
+            Lang::JavaScript,
+            include_str!(
+                "../../../../corpus/javascript/typeerror-not-a-function-resolver/resolver.js"
+            ),
+        ),
+    ];
+    for (lang, input) in inputs {
+        assert_only_valid_texts_reach_the_test(lang, &mut Names, input);
+    }
+}
+
+/// Reduces `input` (text mode) to a fixpoint with `patience`, keeping the lines holding
+/// `k17`, `k42` and `k99`; returns the result and the counters.
+fn reduce_lines_with(patience: Option<crate::Patience>) -> (Vec<u8>, crate::Stats) {
+    let input: String = (0..200).map(|i| format!("line k{i} of noise\n")).collect();
+    let needs: [&[u8]; 3] = [b"k17 ", b"k42 ", b"k99 "];
+    let mut exec =
+        ClosureExecutor::new(|t: &[u8]| needs.iter().all(|n| t.windows(n.len()).any(|w| w == *n)));
+    let mut observer = |_: &Document| Ok(());
+    let mut session = Session::new(None, input.into_bytes(), &mut exec, &mut observer).unwrap();
+    session.set_patience(patience);
+    session.reduce().unwrap();
+    let (doc, stats) = session.finish();
+    (doc.text().to_vec(), stats)
+}
+
+#[test]
+fn passes_stopped_early_still_end_in_a_minimal_result() {
+    let impatient = crate::Patience {
+        window: 4,
+        divisor: 2,
+    };
+    let (patient_text, patient) = reduce_lines_with(None);
+    let (text, stats) = reduce_lines_with(Some(impatient));
+    let stopped: u64 = stats.passes.iter().map(|p| p.stopped_early).sum();
+    assert!(stopped > 0, "no pass was stopped early: {stats:?}");
+    assert_eq!(
+        patient.passes.iter().map(|p| p.stopped_early).sum::<u64>(),
+        0
+    );
+    // The last round ran every pass to its end: the same result as without patience.
+    assert_eq!(
+        String::from_utf8_lossy(&text),
+        String::from_utf8_lossy(&patient_text)
+    );
+    assert_eq!(text, b"k17 k42 k99 ");
+}
