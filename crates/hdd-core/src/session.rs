@@ -341,7 +341,7 @@ impl<'a> Session<'a> {
     /// Runs the default passes to a fixpoint: until a whole round in which no pass was
     /// stopped early ([`Patience`]) saves nothing. Rounds run with patience while they make
     /// progress; a round that saves nothing after stopping some pass early is followed by
-    /// one without, so the end result is as minimal as with no patience at all.
+    /// one without, so the end result is one that no pass can shrink, as without patience.
     ///
     /// # Errors
     /// When the executor or the observer fails.

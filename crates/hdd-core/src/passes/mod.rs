@@ -3,6 +3,7 @@
 mod bytes;
 mod hdd;
 mod hoist;
+mod inline;
 mod lines;
 mod literals;
 mod names;
@@ -20,6 +21,7 @@ use crate::session::{Error, Session};
 pub use self::bytes::Bytes;
 pub use self::hdd::Hdd;
 pub use self::hoist::Hoist;
+pub use self::inline::Inline;
 pub use self::lines::Lines;
 pub use self::literals::Literals;
 pub use self::names::Names;
@@ -57,6 +59,7 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     passes.push(Box::new(Tokens));
     passes.push(Box::new(Window));
     if grammar {
+        passes.push(Box::new(Inline));
         passes.push(Box::new(Literals));
         passes.push(Box::new(Rename));
     } else {

@@ -83,25 +83,39 @@ pub(super) fn name_groups(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
 }
 
 /// The deletion of the smallest node around `leaf` (itself included) that is an element
-/// of a list: a statement of a block, an argument, a member. An optional single child is
-/// not enough: deleting a use from a loop's condition would make the loop endless, and
-/// deleting `g()` from `g();` would leave an empty statement behind.
-fn enclosing_deletion(leaf: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
+/// of a list: a statement of a block, an argument, a member; or of that element's parent
+/// when the element is its only named child and the parent is itself a list element
+/// (`const x = 1;` rather than `x = 1`, which would leave `const ;`). An optional single
+/// child is not enough: deleting a use from a loop's condition would make the loop
+/// endless, and deleting `g()` from `g();` would leave an empty statement behind.
+pub(super) fn enclosing_deletion(leaf: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
     let mut node = leaf;
     for _ in 0..MAX_CLIMB {
         let parent = node.parent()?;
-        let children = children_with_fields(parent);
-        let i = children.iter().position(|(c, _)| c.id() == node.id())?;
-        let element = table
-            .slot(parent.kind(), children[i].1)
-            .is_some_and(|slot| slot.multiple);
-        if element
-            && let Some(edit) = child_unit(parent, &children, i, table, text)
-            && edit.replacement.is_empty()
-        {
-            return Some(edit);
+        if let Some(edit) = element_deletion(parent, node, table, text) {
+            let alone = parent
+                .named_children(&mut parent.walk())
+                .all(|c| c.id() == node.id() || c.is_extra());
+            let wider = parent
+                .parent()
+                .filter(|_| alone)
+                .and_then(|grandparent| element_deletion(grandparent, parent, table, text));
+            return Some(wider.unwrap_or(edit));
         }
         node = parent;
     }
     None
+}
+
+/// The deletion of `node`, a child of `parent`, if it is a deletable list element.
+fn element_deletion(parent: Node<'_>, node: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
+    let children = children_with_fields(parent);
+    let i = children.iter().position(|(c, _)| c.id() == node.id())?;
+    let element = table
+        .slot(parent.kind(), children[i].1)
+        .is_some_and(|slot| slot.multiple);
+    if !element {
+        return None;
+    }
+    child_unit(parent, &children, i, table, text).filter(|edit| edit.replacement.is_empty())
 }

@@ -417,3 +417,31 @@ fn passes_stopped_early_still_end_in_a_minimal_result() {
     );
     assert_eq!(text, b"k17 k42 k99 ");
 }
+
+#[test]
+fn inline_writes_a_macros_value_in_place_of_its_uses() {
+    check_pass(
+        &mut Inline,
+        "#define SEQ 4\n#define W (SEQ * 8)\nint f(void) { return 1 << W; }\n",
+        &["int f(void) { return 1 << ", "4"],
+        "int f(void) { return 1 << (4 * 8); }\n",
+    );
+}
+
+#[test]
+fn inline_javascript_and_rust_constants() {
+    check_pass_in(
+        Lang::JavaScript,
+        &mut Inline,
+        "const key = 'valueOf';\nconst o = {};\no[key]();\n",
+        &["o[", "]();"],
+        "const o = {};\no['valueOf']();\n",
+    );
+    check_pass_in(
+        Lang::Rust,
+        &mut Inline,
+        "const N: u32 = 1 + 1;\nfn f() -> u32 { N * N }\n",
+        &["fn f() -> u32 {", " * "],
+        "fn f() -> u32 { (1 + 1) * (1 + 1) }\n",
+    );
+}
