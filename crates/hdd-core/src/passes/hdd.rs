@@ -35,19 +35,42 @@ impl Pass for Hdd {
         let Some(table) = session.table().copied() else {
             return Ok(());
         };
-        // Coarse sweeps first: only nodes whose replacement saves at least 1/64, then
-        // 1/1024 of the current text, so the big wins come in the first tests and the fine
-        // sweeps run on a text that is already small (cheaper tests, fewer nodes).
-        for divisor in COARSE_DIVISORS {
-            let min_saving = session.current().text().len() / divisor;
-            if min_saving >= MIN_COARSE_SAVING {
-                sweep(session, &table, min_saving)?;
-            }
-        }
+        coarse_sweeps(session, &table)?;
         // Then HDD*: full sweeps until one changes nothing.
         while sweep(session, &table, 0)? {}
         Ok(())
     }
+}
+
+/// Only the coarse sweeps of the HDD pass: the big subtrees of a big input, in a few tests,
+/// before the passes whose candidates cost more on a big text (names).
+#[derive(Debug, Default)]
+pub struct HddCoarse;
+
+impl Pass for HddCoarse {
+    fn name(&self) -> &'static str {
+        "hdd-coarse"
+    }
+
+    fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
+        match session.table().copied() {
+            Some(table) => coarse_sweeps(session, &table),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Sweeps over the nodes whose replacement saves at least 1/64, then 1/1024 of the current
+/// text, so the big wins come in the first tests and the fine sweeps run on a text that is
+/// already small (cheaper tests, fewer nodes).
+fn coarse_sweeps(session: &mut Session<'_>, table: &Table) -> Result<(), Error> {
+    for divisor in COARSE_DIVISORS {
+        let min_saving = session.current().text().len() / divisor;
+        if min_saving >= MIN_COARSE_SAVING {
+            sweep(session, table, min_saving)?;
+        }
+    }
+    Ok(())
 }
 
 /// Divisors of the text size that set the minimum saving of the coarse sweeps.

@@ -19,7 +19,7 @@ use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
 
 pub use self::bytes::Bytes;
-pub use self::hdd::Hdd;
+pub use self::hdd::{Hdd, HddCoarse};
 pub use self::hoist::Hoist;
 pub use self::inline::Inline;
 pub use self::lines::Lines;
@@ -44,13 +44,15 @@ pub trait Pass {
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error>;
 }
 
-/// The passes of a run, in the order a round runs them: the tree first (coarse, cheap),
-/// then lines and tokens (fine, language-agnostic), then the cleanups: literals and
-/// names with a grammar, bytes without one, whitespace last.
+/// The passes of a run, in the order a round runs them: the tree first (HDD's coarse
+/// sweeps, cheap on a big text; names; full HDD; hoisting), then lines and tokens (fine,
+/// language-agnostic), then inlining and the cleanups: literals and names with a grammar,
+/// bytes without one, whitespace last.
 #[must_use]
 pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
     if grammar {
+        passes.push(Box::new(HddCoarse));
         passes.push(Box::new(Names));
         passes.push(Box::new(Hdd));
         passes.push(Box::new(Hoist));
