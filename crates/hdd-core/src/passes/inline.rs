@@ -22,7 +22,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::names::enclosing_deletion;
-use super::{Pass, is_word};
+use super::{Pass, is_name, is_word};
 use crate::document::leaves;
 use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
@@ -54,7 +54,7 @@ impl Pass for Inline {
             let mut uses: HashMap<&[u8], Vec<Range<usize>>> = HashMap::new();
             let mut definitions: Vec<(&[u8], Node<'_>, Node<'_>)> = Vec::new();
             for leaf in leaves(tree.root_node()) {
-                if leaf.is_named() && leaf.kind().ends_with("identifier") {
+                if is_name(leaf) {
                     let name = &text[leaf.byte_range()];
                     uses.entry(name).or_default().push(leaf.byte_range());
                     if let Some(value) = defined_value(leaf) {

@@ -126,6 +126,12 @@ fn is_space(byte: u8) -> bool {
     byte.is_ascii_whitespace()
 }
 
+/// Whether a leaf is a name: an identifier token of any kind (`identifier`,
+/// `type_identifier`, `field_identifier`, `property_identifier`, …).
+fn is_name(leaf: tree_sitter::Node<'_>) -> bool {
+    leaf.is_named() && leaf.kind().ends_with("identifier")
+}
+
 fn is_word(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
 }

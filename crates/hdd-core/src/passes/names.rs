@@ -24,7 +24,7 @@ use tree_sitter::Node;
 use hdd_grammar::Table;
 
 use super::hdd::{child_unit, children_with_fields};
-use super::{Pass, ddmin_groups};
+use super::{Pass, ddmin_groups, is_name};
 use crate::document::{Document, leaves};
 use crate::edit::Edit;
 use crate::session::{Error, Session};
@@ -62,7 +62,7 @@ pub(super) fn name_groups(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
     let mut by_name: HashMap<&[u8], usize> = HashMap::new();
     let mut groups: Vec<(Vec<Edit>, usize)> = Vec::new();
     for leaf in leaves(tree.root_node()) {
-        if !(leaf.is_named() && leaf.kind().ends_with("identifier")) {
+        if !is_name(leaf) {
             continue;
         }
         let name = &text[leaf.byte_range()];

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::Pass;
+use super::{Pass, is_name};
 use crate::document::leaves;
 use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
@@ -38,7 +38,7 @@ impl Pass for Rename {
             // Every identifier-like leaf, grouped by its text.
             let mut names: BTreeMap<&[u8], Vec<std::ops::Range<usize>>> = BTreeMap::new();
             for leaf in leaves(tree.root_node()) {
-                if leaf.is_named() && leaf.kind().ends_with("identifier") {
+                if is_name(leaf) {
                     names
                         .entry(&text[leaf.byte_range()])
                         .or_default()

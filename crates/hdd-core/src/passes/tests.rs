@@ -17,14 +17,20 @@ fn check_pass_in(lang: Lang, pass: &mut dyn Pass, input: &str, needs: &[&str], e
         let t = String::from_utf8_lossy(t);
         needs.iter().all(|n| t.contains(n))
     });
+    let (doc, _) = run_to_fixpoint(lang, pass, input, &mut exec);
+    assert_eq!(String::from_utf8_lossy(doc.text()), expect);
+}
+
+/// Runs `pass` alone on `input` until a run changes nothing, after checking the original.
+fn run_to_fixpoint(
+    lang: Lang,
+    pass: &mut dyn Pass,
+    input: &str,
+    exec: &mut dyn crate::exec::Executor,
+) -> (Document, crate::Stats) {
     let mut observer = |_: &Document| Ok(());
-    let mut session = Session::new(
-        Some(lang),
-        input.as_bytes().to_vec(),
-        &mut exec,
-        &mut observer,
-    )
-    .unwrap();
+    let mut session =
+        Session::new(Some(lang), input.as_bytes().to_vec(), exec, &mut observer).unwrap();
     session.check_original().unwrap();
     loop {
         let before = session.current().text().len();
@@ -33,8 +39,7 @@ fn check_pass_in(lang: Lang, pass: &mut dyn Pass, input: &str, needs: &[&str], e
             break;
         }
     }
-    let (doc, _) = session.finish();
-    assert_eq!(String::from_utf8_lossy(doc.text()), expect);
+    session.finish()
 }
 
 #[test]
@@ -304,23 +309,7 @@ fn assert_only_valid_texts_reach_the_test(lang: Lang, pass: &mut dyn Pass, input
         t.len() == input.len()
             || (std::hash::Hasher::finish(&hasher).is_multiple_of(3) && 2 * t.len() > input.len())
     });
-    let mut observer = |_: &Document| Ok(());
-    let mut session = Session::new(
-        Some(lang),
-        input.as_bytes().to_vec(),
-        &mut exec,
-        &mut observer,
-    )
-    .unwrap();
-    session.check_original().unwrap();
-    loop {
-        let before = session.current().text().len();
-        session.run_pass(pass).unwrap();
-        if session.current().text().len() == before {
-            break;
-        }
-    }
-    let (_, stats) = session.finish();
+    let (_, stats) = run_to_fixpoint(lang, pass, input, &mut exec);
     assert!(
         stats.tests > 20,
         "{}: only {} tests",
