@@ -10,7 +10,8 @@ Exit codes:
   1  failed while reducing (the best result so far is on disk)
   2  bad command line or input (unknown language, missing file, test not executable, FILE.orig exists)
   3  the original input is not interesting
-  4  the final result was not interesting on re-check (flaky test)";
+  4  the final result was not interesting on re-check (flaky test)
+  130  interrupted (Ctrl-C, SIGTERM): tests killed, the best result so far is on disk";
 
 /// hdd: a fast, grammar-aware test-case reducer.
 #[derive(Debug, Parser)]
@@ -49,10 +50,15 @@ pub(crate) struct ReduceArgs {
     /// Kill a test running longer than this many seconds (it counts as not interesting).
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub(crate) timeout: f64,
-    /// Tests to run at once (default: the number of cores, at most 8: more rarely pays
-    /// off, since candidates after the first success of a batch are wasted).
+    /// Tests to run at once (default: the number of cores, at most 16; tests that
+    /// mostly wait, e.g. on a remote machine or a sleep, gain from more: pass -j).
     #[arg(long, short = 'j', value_name = "N")]
     pub(crate) jobs: Option<usize>,
+    /// The same result for any -j: successes are used in candidate order, as with one
+    /// job (tests running past a success are stopped, not merged). For reproducible
+    /// reductions, e.g. in a bug report; slower with many jobs.
+    #[arg(long)]
+    pub(crate) deterministic: bool,
     /// Overwrite an existing FILE.orig backup.
     #[arg(long)]
     pub(crate) force: bool,

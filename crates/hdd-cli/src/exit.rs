@@ -13,6 +13,10 @@ pub(crate) const NOT_INTERESTING: u8 = 3;
 /// The final result was not interesting when re-checked: the test is flaky.
 pub(crate) const FLAKY: u8 = 4;
 
+/// SIGINT (Ctrl-C) or SIGTERM: every test was stopped; the best result so far is on
+/// disk and the original's backup is intact (128 + SIGINT, the shell convention).
+pub(crate) const INTERRUPTED: u8 = 130;
+
 /// An error with the exit code it maps to.
 #[derive(Debug)]
 pub struct Failure {

@@ -9,17 +9,19 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, anyhow};
 use hdd::{Document, Lang, Reducer, Reduction};
-use hdd_exec::{LocalExecutor, TestCommand};
+use hdd_exec::{LocalExecutor, TestCommand, interrupted, stop_on_signals};
 
 use crate::args::ReduceArgs;
-use crate::exit::{FLAKY, Failure, NOT_INTERESTING};
+use crate::exit::{FLAKY, Failure, INTERRUPTED, NOT_INTERESTING};
 
 /// The name of the language-agnostic mode.
 pub(crate) const TEXT: &str = "text";
 
-/// Default job count cap: a batch's candidates after its first success are wasted, so
-/// beyond a handful of jobs more cores buy little until edit sets are merged.
-const MAX_DEFAULT_JOBS: usize = 8;
+/// Default job count cap. A test usually keeps a core busy, so the default is the core
+/// count; beyond 16 the coordinator (one thread: it parses every candidate) and the
+/// speculation (candidates run ahead of a success that could change them) cost more than
+/// extra jobs bring on the cases measured in corpus/BENCH.md. `-j` sets any number.
+const MAX_DEFAULT_JOBS: usize = 16;
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let started = Instant::now();
@@ -61,10 +63,29 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         write_atomically(&dest, doc.text())?;
         Ok(())
     };
+    stop_on_signals();
     let reduction = Reducer::new(lang)
         .original_checked(true)
-        .reduce_with(input, &mut executor, &mut save)
-        .map_err(|e| Failure::failed(anyhow!(e)))?;
+        .deterministic(args.deterministic)
+        .reduce_with(input, &mut executor, &mut save);
+    let reduction = match reduction {
+        Ok(reduction) => reduction,
+        Err(_) if interrupted() => {
+            drop(executor);
+            return Err(Failure {
+                error: anyhow!(
+                    "interrupted; every test was stopped, the best result so far is in {}{}",
+                    dest.display(),
+                    backup
+                        .as_ref()
+                        .map(|b| format!(" and the original in {}", b.display()))
+                        .unwrap_or_default()
+                ),
+                code: INTERRUPTED,
+            });
+        }
+        Err(e) => return Err(Failure::failed(anyhow!(e))),
+    };
     if reduction.stats.accepted == 0 && backup.is_none() {
         write_atomically(&dest, &reduction.text).map_err(Failure::failed)?;
     }
@@ -238,6 +259,19 @@ fn print_summary(args: &ReduceArgs, dest: &Path, r: &Reduction, elapsed: Duratio
         s.invalid,
         s.accepted,
         elapsed.as_secs_f64()
+    );
+    eprintln!(
+        "  jobs {}{}, merged successes {}, wasted tests {} (stopped, or ended after the best \
+         moved on)",
+        args.jobs
+            .map_or_else(|| "default".to_owned(), |j| j.to_string()),
+        if args.deterministic {
+            " (deterministic)"
+        } else {
+            ""
+        },
+        s.merged,
+        s.wasted
     );
     if r.input_errors > 0 {
         eprintln!("  the input had {} syntax error nodes", r.input_errors);

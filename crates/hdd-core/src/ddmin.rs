@@ -124,43 +124,147 @@ pub fn ddmin<E>(
     options: DdminOptions,
     first: &mut dyn FnMut(&mut Configs<'_>) -> Result<Option<usize>, E>,
 ) -> Result<Vec<usize>, E> {
-    let mut current: Vec<usize> = (0..len).collect();
-    if options.try_empty && len > 0 && first(&mut std::iter::once(Vec::new()))?.is_some() {
-        return Ok(Vec::new());
+    let mut run = Ddmin::new(len, options);
+    while !run.is_finished() {
+        let found = first(&mut run.configs())?;
+        run.advance(found);
     }
-    let mut n = 2;
-    let mut offset = 0;
-    while current.len() >= 2 {
-        n = n.min(current.len());
-        let found = {
-            let round = Round::new(&current, n, options.complements_only, offset);
-            first(&mut round.configs())?
-                .map(|i| (round.is_subset(i), round.part_of(i), round.config(i)))
+    Ok(run.kept().to_vec())
+}
+
+/// A ddmin run as a state machine, for callers that interleave several runs (HDD hands
+/// the configurations of every level of a sweep over at once): [`Ddmin::configs`] are
+/// the configurations to test now, [`Ddmin::advance`] says which one was interesting.
+#[derive(Debug, Clone)]
+pub struct Ddmin {
+    current: Vec<usize>,
+    n: usize,
+    offset: usize,
+    empty_first: bool,
+    options: DdminOptions,
+    finished: bool,
+}
+
+impl Ddmin {
+    /// A run over `0..len`.
+    #[must_use]
+    pub fn new(len: usize, options: DdminOptions) -> Ddmin {
+        Ddmin {
+            current: (0..len).collect(),
+            n: 2,
+            offset: 0,
+            empty_first: options.try_empty && len > 0,
+            options,
+            finished: false,
+        }
+    }
+
+    /// Whether the run is over: [`Ddmin::kept`] is 1-minimal.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.finished || (self.current.len() < 2 && !self.empty_first)
+    }
+
+    /// The elements kept so far, sorted.
+    #[must_use]
+    pub fn kept(&self) -> &[usize] {
+        &self.current
+    }
+
+    /// This round and the rounds that follow if it finds nothing (granularity doubling
+    /// up to one element a part). Handed over as one sequence, a parallel executor keeps
+    /// all its jobs busy on the next rounds' configurations instead of waiting for the few
+    /// of a coarse round; the order is ddmin's own.
+    fn rounds(&self) -> Vec<Round<'_>> {
+        let mut rounds = Vec::new();
+        if self.is_finished() || self.current.len() < 2 {
+            return rounds;
+        }
+        let mut k = self.n.min(self.current.len());
+        loop {
+            rounds.push(Round::new(
+                &self.current,
+                k,
+                self.options.complements_only,
+                self.offset,
+            ));
+            if k >= self.current.len() {
+                return rounds;
+            }
+            k = (2 * k).min(self.current.len());
+        }
+    }
+
+    /// How many configurations [`Ddmin::configs`] yields.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        if self.is_finished() {
+            return 0;
+        }
+        usize::from(self.empty_first) + self.rounds().iter().map(Round::len).sum::<usize>()
+    }
+
+    /// Whether there is nothing to test.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The configurations to test now, in order (each the sorted kept elements).
+    pub fn configs(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        let empty = usize::from(self.empty_first && !self.is_finished());
+        std::iter::repeat_n(Vec::new(), empty).chain(
+            self.rounds()
+                .into_iter()
+                .flat_map(|r| (0..r.len()).map(move |i| r.config(i))),
+        )
+    }
+
+    /// Configuration `found` of the last [`Ddmin::configs`] was interesting, or (`None`)
+    /// none was: the run is then over.
+    pub fn advance(&mut self, found: Option<usize>) {
+        let mut found = found;
+        if self.empty_first {
+            self.empty_first = false;
+            match found {
+                Some(0) => {
+                    self.current.clear();
+                    return;
+                }
+                Some(i) => found = Some(i - 1),
+                None => {}
+            }
+        }
+        let Some(mut i) = found else {
+            self.finished = true;
+            return;
         };
-        match found {
-            Some((true, _, config)) => {
-                current = config;
-                n = 2;
-                offset = 0;
-            }
-            Some((false, part, config)) => {
-                current = config;
-                n = (n - 1).max(2);
-                // Resume with the part after the removed one (it now has the removed
-                // part's index), so the elements before it are not retested first.
-                if options.resume {
-                    offset = part;
+        let rounds = self.rounds();
+        let round = rounds
+            .iter()
+            .find(|r| {
+                if i < r.len() {
+                    return true;
                 }
-            }
-            None => {
-                if n >= current.len() {
-                    break;
-                }
-                n = (2 * n).min(current.len());
+                i -= r.len();
+                false
+            })
+            .expect("the index of a configuration handed over");
+        let (subset, part, k) = (round.is_subset(i), round.part_of(i), round.n);
+        let config = round.config(i);
+        self.current = config;
+        if subset {
+            self.n = 2;
+            self.offset = 0;
+        } else {
+            self.n = (k - 1).max(2);
+            // Resume with the part after the removed one (it now has the removed
+            // part's index), so the elements before it are not retested first.
+            if self.options.resume {
+                self.offset = part;
             }
         }
     }
-    Ok(current)
 }
 
 #[cfg(test)]
@@ -224,14 +328,33 @@ mod tests {
                 ..DdminOptions::default()
             },
             &mut |configs| {
-                let c: Vec<_> = configs.collect();
-                seen.push(c);
+                seen.push(configs.next());
                 Ok(Some(0))
             },
         )
         .unwrap();
         assert!(result.is_empty());
-        assert_eq!(seen, vec![vec![Vec::<usize>::new()]]);
+        assert_eq!(seen, vec![Some(Vec::<usize>::new())]);
+    }
+
+    #[test]
+    fn each_call_hands_over_the_rounds_that_would_follow() {
+        // Nothing is interesting: the one call gets every round, granularity 2 to 4.
+        let mut seen = Vec::new();
+        ddmin::<()>(4, REDUCER, &mut |configs| {
+            seen.push(configs.collect::<Vec<_>>());
+            Ok(None)
+        })
+        .unwrap();
+        let expected: Vec<Vec<usize>> = vec![
+            vec![0, 1],
+            vec![2, 3],
+            vec![1, 2, 3],
+            vec![0, 2, 3],
+            vec![0, 1, 3],
+            vec![0, 1, 2],
+        ];
+        assert_eq!(seen, vec![expected]);
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub struct Document {
     text: Vec<u8>,
     tree: Option<Tree>,
     errors: usize,
+    /// Which best of its session this is (0: the original), `None` for a candidate.
+    version: Option<u64>,
 }
 
 impl Document {
@@ -23,6 +25,7 @@ impl Document {
             text,
             tree: None,
             errors: 0,
+            version: None,
         }
     }
 
@@ -35,7 +38,19 @@ impl Document {
             text,
             tree: Some(tree),
             errors,
+            version: None,
         })
+    }
+
+    /// Which best of its session this is: 0 for the original, one more for every
+    /// accepted candidate; `None` for a document that was never a session's best.
+    #[must_use]
+    pub fn version(&self) -> Option<u64> {
+        self.version
+    }
+
+    pub(crate) fn set_version(&mut self, version: u64) {
+        self.version = Some(version);
     }
 
     /// The bytes.
@@ -123,6 +138,7 @@ impl Document {
             text,
             tree: Some(tree),
             errors,
+            version: None,
         })
     }
 }

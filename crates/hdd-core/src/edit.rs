@@ -1,5 +1,9 @@
 //! Edits and edit sets: a candidate is a set of non-overlapping byte-range replacements
 //! against a base text.
+//!
+//! Parallel runs need two more operations (DESIGN.md, "edit sets"): [`EditSet::merge`]
+//! (two candidates against the same base, as one) and [`EditSet::rebase`] (a candidate
+//! made against an older best, re-expressed against the text after an accepted set).
 
 use std::ops::Range;
 
@@ -91,6 +95,79 @@ impl EditSet {
         self.edits.iter().map(Edit::saving).sum()
     }
 
+    /// Both sets as one (against the same base), or `None` when an edit of one overlaps
+    /// an edit of the other and they are not both deletions or the same edit. Deletions
+    /// that overlap are joined: deleting a byte twice deletes it once.
+    #[must_use]
+    pub fn merge(&self, other: &EditSet) -> Option<EditSet> {
+        EditSet::new(self.edits.iter().chain(&other.edits).cloned().collect())
+    }
+
+    /// This set (against a text `T`) re-expressed against `accepted.apply(T)`, where
+    /// `accepted` is another set against `T`: what this set would still change once
+    /// `accepted` is done. `None` on a conflict: an edit of this set overlaps an edit of
+    /// `accepted` and the two are not both deletions, nor the same edit. An edit that
+    /// `accepted` already made is dropped; the part of a deletion that `accepted` already
+    /// deleted is too.
+    #[must_use]
+    pub fn rebase(&self, accepted: &EditSet) -> Option<EditSet> {
+        let done = &accepted.edits;
+        // shifts[i]: how many bytes the edits before done[i] removed.
+        let mut shifts = Vec::with_capacity(done.len() + 1);
+        shifts.push(0isize);
+        for a in done {
+            shifts.push(shifts.last().copied().unwrap_or(0) + a.saving());
+        }
+        let map = |at: usize, end: bool| {
+            // Edits wholly before `at`; an insertion at `at` is before it unless `at` ends a
+            // range (a range's end stays before what is inserted there).
+            let i = done.partition_point(|a| {
+                a.range.end <= at && !(end && a.range.is_empty() && a.range.start == at)
+            });
+            match done.get(i) {
+                // Inside a replaced range: the start of its replacement.
+                Some(a) if a.range.start < at && at < a.range.end => {
+                    a.range.start.saturating_add_signed(-shifts[i])
+                }
+                _ => at.saturating_add_signed(-shifts[i]),
+            }
+        };
+        let mut out = Vec::with_capacity(self.edits.len());
+        for edit in &self.edits {
+            let first = done.partition_point(|a| a.range.end < edit.range.start);
+            let near = done[first..]
+                .iter()
+                .take_while(|a| a.range.start <= edit.range.end);
+            let mut same = false;
+            for a in near {
+                if a == edit {
+                    same = true;
+                } else if overlap(&a.range, &edit.range)
+                    && (!a.replacement.is_empty() || !edit.replacement.is_empty())
+                {
+                    return None;
+                }
+            }
+            if same {
+                continue;
+            }
+            let start = map(edit.range.start, false);
+            let end = if edit.range.is_empty() {
+                start
+            } else {
+                map(edit.range.end, true)
+            };
+            if start == end && edit.replacement.is_empty() {
+                continue;
+            }
+            out.push(Edit {
+                range: start..end,
+                replacement: edit.replacement.clone(),
+            });
+        }
+        EditSet::new(out)
+    }
+
     /// The base text with every edit applied.
     #[must_use]
     pub fn apply(&self, base: &[u8]) -> Vec<u8> {
@@ -105,6 +182,15 @@ impl EditSet {
         out.extend_from_slice(&base[at..]);
         out
     }
+}
+
+/// Whether two ranges share a byte, or an empty range (an insertion) falls strictly
+/// inside the other.
+fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return (a.start > b.start && a.start < b.end) || (b.start > a.start && b.start < a.end);
+    }
+    a.start < b.end && b.start < a.end
 }
 
 #[cfg(test)]
@@ -133,5 +219,114 @@ mod tests {
     fn adjacent_edits_do_not_overlap() {
         let set = EditSet::new(vec![Edit::replace(0..1, "x"), Edit::replace(1..2, "y")]).unwrap();
         assert_eq!(set.apply(b"ab"), b"xy".to_vec());
+    }
+
+    #[test]
+    fn rebase_drops_what_was_done_and_shifts_the_rest() {
+        let text = b"a,b,c,d";
+        let accepted = EditSet::new(vec![Edit::delete(0..2)]).unwrap();
+        let mine = EditSet::new(vec![Edit::delete(0..2), Edit::replace(6..7, "x")]).unwrap();
+        let rebased = mine.rebase(&accepted).unwrap();
+        assert_eq!(rebased.edits(), &[Edit::replace(4..5, "x")]);
+        assert_eq!(rebased.apply(&accepted.apply(text)), b"b,c,x".to_vec());
+    }
+
+    #[test]
+    fn rebase_refuses_a_replacement_over_an_accepted_edit() {
+        let accepted = EditSet::new(vec![Edit::delete(2..4)]).unwrap();
+        let mine = EditSet::new(vec![Edit::replace(3..5, "y")]).unwrap();
+        assert!(mine.rebase(&accepted).is_none());
+        let insertion = EditSet::new(vec![Edit::replace(3..3, "y")]).unwrap();
+        assert!(insertion.rebase(&accepted).is_none());
+    }
+
+    mod algebra {
+        use super::*;
+        use proptest::prelude::*;
+
+        const LEN: usize = 40;
+
+        /// A text whose every byte is different, so results can be compared by content.
+        fn text() -> Vec<u8> {
+            (0..LEN as u8).map(|i| b'0' + i).collect()
+        }
+
+        fn edit() -> impl Strategy<Value = Edit> {
+            (0..LEN, 0usize..6, prop::option::of("[A-Z]{0,3}")).prop_map(|(start, len, r)| {
+                let end = (start + len).min(LEN);
+                match r {
+                    None => Edit::delete(start..end),
+                    Some(r) => Edit::replace(start..end, r),
+                }
+            })
+        }
+
+        fn deletion() -> impl Strategy<Value = Edit> {
+            (0..LEN, 1usize..6).prop_map(|(start, len)| Edit::delete(start..(start + len).min(LEN)))
+        }
+
+        fn set(edit: impl Strategy<Value = Edit>) -> impl Strategy<Value = EditSet> {
+            prop::collection::vec(edit, 0..5).prop_filter_map("overlapping", EditSet::new)
+        }
+
+        /// The bytes of `text()` that a set of deletions keeps.
+        fn kept(sets: &[&EditSet]) -> Vec<u8> {
+            let t = text();
+            (0..LEN)
+                .filter(|i| {
+                    !sets
+                        .iter()
+                        .any(|s| s.edits().iter().any(|e| e.range.contains(i)))
+                })
+                .map(|i| t[i])
+                .collect()
+        }
+
+        fn disjoint(a: &EditSet, b: &EditSet) -> bool {
+            a.edits().iter().all(|x| {
+                b.edits()
+                    .iter()
+                    .all(|y| !overlap(&x.range, &y.range) && x.range != y.range)
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+            #[test]
+            fn disjoint_sets_merge_and_rebase_to_the_same_text(a in set(edit()), b in set(edit())) {
+                prop_assume!(disjoint(&a, &b));
+                let merged = a.merge(&b).expect("disjoint sets merge");
+                let after_a = a.apply(&text());
+                let rebased = b.rebase(&a).expect("disjoint sets rebase");
+                prop_assert_eq!(rebased.apply(&after_a), merged.apply(&text()));
+                let other_way = a.rebase(&b).expect("disjoint sets rebase");
+                prop_assert_eq!(other_way.apply(&b.apply(&text())), merged.apply(&text()));
+            }
+
+            #[test]
+            fn deletions_always_merge_and_rebase(a in set(deletion()), b in set(deletion())) {
+                let expected = kept(&[&a, &b]);
+                prop_assert_eq!(a.merge(&b).unwrap().apply(&text()), expected.clone());
+                let rebased = b.rebase(&a).expect("deletions never conflict");
+                prop_assert_eq!(rebased.apply(&a.apply(&text())), expected);
+            }
+
+            #[test]
+            fn a_replacement_over_another_edit_is_refused(a in set(edit()), b in set(edit())) {
+                let clash = a.edits().iter().any(|x| b.edits().iter().any(|y| {
+                    overlap(&x.range, &y.range)
+                        && x != y
+                        && !(x.replacement.is_empty() && y.replacement.is_empty())
+                }));
+                prop_assert_eq!(a.merge(&b).is_none(), clash);
+                prop_assert_eq!(b.rebase(&a).is_none(), clash);
+            }
+
+            #[test]
+            fn rebasing_onto_itself_leaves_nothing(a in set(edit())) {
+                prop_assert!(a.rebase(&a).unwrap().is_empty());
+            }
+        }
     }
 }

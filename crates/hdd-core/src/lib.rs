@@ -28,9 +28,9 @@ pub mod passes;
 mod session;
 
 pub use crate::cache::{Cache, TextKey};
-pub use crate::ddmin::{Configs, DdminOptions, Round, ddmin};
+pub use crate::ddmin::{Configs, Ddmin, DdminOptions, Round, ddmin};
 pub use crate::document::{Document, count_errors, leaves};
 pub use crate::edit::{Edit, EditSet};
-pub use crate::exec::{BoxError, ClosureExecutor, Executor};
+pub use crate::exec::{BoxError, ClosureExecutor, Executor, Ticket};
 pub use crate::passes::Pass;
 pub use crate::session::{Error, Observer, PassStats, Patience, Session, Stats};

@@ -1,6 +1,7 @@
 //! A reduction session: the current best, the validity filter, the cache, and the
 //! loop that runs passes to a fixpoint. Start here to understand a run.
 
+use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use hdd_grammar::{Lang, Table};
@@ -9,7 +10,7 @@ use tree_sitter::Parser;
 use crate::cache::{Cache, TextKey};
 use crate::document::Document;
 use crate::edit::EditSet;
-use crate::exec::{BoxError, Executor};
+use crate::exec::{BoxError, Executor, Ticket};
 use crate::passes::{self, Pass};
 
 /// Why a reduction stopped early.
@@ -58,6 +59,13 @@ pub struct Stats {
     pub invalid: u64,
     /// Candidates accepted.
     pub accepted: u64,
+    /// Tests whose verdict could not be used: stopped because an earlier candidate won
+    /// (`--deterministic`), or ended after the best had moved on, and were not interesting
+    /// or clashed with what was accepted since.
+    pub wasted: u64,
+    /// Successes found against an older best, rebased onto the current one and accepted
+    /// after a test of their own (independent successes of parallel tests, merged).
+    pub merged: u64,
     /// Full rounds of all passes.
     pub rounds: u64,
     /// Per pass, in first-run order.
@@ -114,6 +122,32 @@ struct PassRun {
     stopped: bool,
 }
 
+/// A test the executor is running.
+struct Flight {
+    /// The [`Session::first_interesting`] call it belongs to (`None`: a merge, which
+    /// belongs to no call).
+    call: Option<u64>,
+    /// Its candidate's position in that call.
+    index: usize,
+    key: TextKey,
+    /// The best it was derived from, and its edits against that best.
+    version: u64,
+    edits: EditSet,
+    doc: Document,
+}
+
+/// A candidate of the running call, in candidate order (`--deterministic`).
+struct Slot {
+    index: usize,
+    key: TextKey,
+    /// Its test, until its verdict is known; `None` when the cache (or an earlier slot
+    /// with the same text) will answer.
+    ticket: Option<Ticket>,
+    verdict: Option<bool>,
+    /// For a slot the cache answers: its edits and document, in case it says yes.
+    cached: Option<(EditSet, Document)>,
+}
+
 /// Called with every new best document (which is interesting); an error stops the run.
 pub type Observer<'a> = dyn FnMut(&Document) -> Result<(), BoxError> + 'a;
 
@@ -133,6 +167,16 @@ pub struct Session<'a> {
     /// The patience of the running round (`None` outside `reduce` and in a final round).
     active: Option<Patience>,
     run: PassRun,
+    /// Successes are used in candidate order only, as with one job: the result does not
+    /// depend on the number of jobs.
+    deterministic: bool,
+    /// `history[v]`: the edits that made best `v + 1` of best `v`.
+    history: Vec<EditSet>,
+    flights: HashMap<Ticket, Flight>,
+    next_ticket: Ticket,
+    calls: u64,
+    /// Successes found against an older best, rebased onto a newer one, to be tested.
+    merges: VecDeque<(u64, EditSet)>,
 }
 
 impl<'a> Session<'a> {
@@ -146,7 +190,7 @@ impl<'a> Session<'a> {
         executor: &'a mut dyn Executor,
         observer: &'a mut Observer<'a>,
     ) -> Result<Session<'a>, Error> {
-        let (parser, table, current) = match lang {
+        let (parser, table, mut current) = match lang {
             Some(lang) => {
                 let mut parser = Parser::new();
                 parser.set_language(&lang.ts_language()).map_err(|e| {
@@ -158,6 +202,7 @@ impl<'a> Session<'a> {
             }
             None => (None, None, Document::plain(text)),
         };
+        current.set_version(0);
         Ok(Session {
             parser,
             table,
@@ -170,7 +215,22 @@ impl<'a> Session<'a> {
             patience: Some(Patience::default()),
             active: None,
             run: PassRun::default(),
+            deterministic: false,
+            history: Vec::new(),
+            flights: HashMap::new(),
+            next_ticket: 0,
+            calls: 0,
+            merges: VecDeque::new(),
         })
+    }
+
+    /// With `true`, successes are used in candidate order only, exactly as with one job,
+    /// so the result is the same for any number of jobs; tests running past the first
+    /// success are stopped. With `false` (the default), the first success to end is
+    /// taken, tests still running go on, and their successes are rebased onto the new
+    /// best and merged.
+    pub fn set_deterministic(&mut self, deterministic: bool) {
+        self.deterministic = deterministic;
     }
 
     /// Sets when passes stop early in [`Session::reduce`] (`None`: never; every pass then
@@ -202,19 +262,35 @@ impl<'a> Session<'a> {
     /// # Errors
     /// [`Error::OriginalNotInteresting`] when it is not, or an executor error.
     pub fn check_original(&mut self) -> Result<(), Error> {
-        let text = self.current.text().to_vec();
-        let verdict = self.run_batch(&[&text])?[0];
-        if verdict {
-            Ok(())
-        } else {
-            Err(Error::OriginalNotInteresting)
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        self.executor
+            .start(ticket, self.current.text())
+            .map_err(Error::Executor)?;
+        self.count_test();
+        loop {
+            match self.executor.wait().map_err(Error::Executor)? {
+                Some((t, verdict)) if t == ticket => {
+                    self.cache.insert(TextKey::of(self.current.text()), verdict);
+                    return if verdict {
+                        Ok(())
+                    } else {
+                        Err(Error::OriginalNotInteresting)
+                    };
+                }
+                Some((t, verdict)) => self.landed(t, verdict)?,
+                None => return Err(lost()),
+            }
         }
     }
 
-    /// Tests candidates (edit sets against `base`) in order, as many at a time as the
-    /// executor runs, and accepts the first interesting one. Candidates that change
-    /// nothing, are not smaller than the current best, add parse errors, or were tested
-    /// before are skipped without a test. Returns the index of the accepted candidate.
+    /// Tests candidates (edit sets against `base`, a best of this session), as many at a
+    /// time as the executor runs, and accepts an interesting one: the first in candidate
+    /// order with [`Session::set_deterministic`], else the first to end. Candidates that
+    /// change nothing, are not smaller than the current best, add parse errors, or were
+    /// tested before are skipped without a test. When the best has moved on since `base`
+    /// (a merge), candidates are rebased onto it, and skipped if they clash with it.
+    /// Returns the index of the accepted candidate.
     ///
     /// # Errors
     /// When the executor or the observer fails.
@@ -223,68 +299,338 @@ impl<'a> Session<'a> {
         base: &Document,
         candidates: &mut dyn Iterator<Item = Option<EditSet>>,
     ) -> Result<Option<usize>, Error> {
+        self.calls += 1;
+        let call = self.calls;
         let jobs = self.executor.jobs().max(1);
-        let mut batch: Vec<(usize, TextKey, Document)> = Vec::with_capacity(jobs);
+        let mut slots: VecDeque<Slot> = VecDeque::new();
         let mut exhausted = false;
         let mut index = 0;
-        while !exhausted {
-            if self.out_of_patience() {
-                return Ok(None);
-            }
-            while batch.len() < jobs {
+        loop {
+            // Keep every job busy: merges first, then this call's candidates.
+            while self.flights.len() < jobs {
+                if !self.deterministic
+                    && let Some((version, edits)) = self.merges.pop_front()
+                {
+                    self.start_merge(version, &edits)?;
+                    continue;
+                }
+                if exhausted || (!self.deterministic && self.out_of_patience()) {
+                    exhausted = true;
+                    break;
+                }
                 let Some(candidate) = candidates.next() else {
                     exhausted = true;
                     break;
                 };
                 let i = index;
                 index += 1;
-                let Some(edits) = candidate.filter(|e| !e.is_empty()) else {
-                    continue;
-                };
-                let limit = self.current.text().len().cast_signed();
-                if base.text().len().cast_signed() - edits.saving() >= limit {
-                    continue;
-                }
-                let Some(doc) = self.derive(base, &edits) else {
-                    self.stats.invalid += 1;
+                let Some((version, edits, doc)) = self.prepare(base, candidate) else {
                     continue;
                 };
                 let key = TextKey::of(doc.text());
-                if batch.iter().any(|(_, k, _)| *k == key) {
-                    self.stats.cache_hits += 1;
+                let verdict = self.cache.get(key);
+                if self.deterministic {
+                    if verdict.is_some() || slots.iter().any(|s| s.key == key) {
+                        self.stats.cache_hits += 1;
+                        slots.push_back(Slot {
+                            index: i,
+                            key,
+                            ticket: None,
+                            verdict: None,
+                            cached: Some((edits, doc)),
+                        });
+                        continue;
+                    }
+                    let ticket = self.start(Some(call), i, key, version, edits, doc)?;
+                    slots.push_back(Slot {
+                        index: i,
+                        key,
+                        ticket: Some(ticket),
+                        verdict: None,
+                        cached: None,
+                    });
                     continue;
                 }
-                match self.cache.get(key) {
-                    Some(false) => self.stats.cache_hits += 1,
-                    Some(true) => {
-                        self.stats.cache_hits += 1;
-                        batch.push((i, key, doc));
+                if verdict.is_some() || self.flights.values().any(|f| f.key == key) {
+                    self.stats.cache_hits += 1;
+                    if verdict == Some(true) {
+                        self.accept(doc, edits)?;
+                        return Ok(Some(i));
                     }
-                    None => batch.push((i, key, doc)),
+                    continue;
                 }
+                self.start(Some(call), i, key, version, edits, doc)?;
             }
-            if batch.is_empty() {
-                break;
+            if self.deterministic {
+                // Use verdicts in candidate order, as one job would.
+                while let Some(slot) = slots.front() {
+                    let verdict = match slot.ticket {
+                        Some(_) => match slot.verdict {
+                            Some(v) => v,
+                            None => break,
+                        },
+                        None => self.cache.get(slot.key).unwrap_or(false),
+                    };
+                    if self.out_of_patience() {
+                        self.cancel_call(call);
+                        return Ok(None);
+                    }
+                    let slot = slots.pop_front().expect("looked at");
+                    if let Some(ticket) = slot.ticket {
+                        self.cache.insert(slot.key, verdict);
+                        self.run.tests += 1;
+                        if verdict {
+                            let flight = self.flights.remove(&ticket).expect("kept till used");
+                            self.cancel_call(call);
+                            self.accept(flight.doc, flight.edits)?;
+                            return Ok(Some(slot.index));
+                        }
+                        self.flights.remove(&ticket);
+                    } else if let Some((edits, doc)) = slot.cached.filter(|_| verdict) {
+                        self.cancel_call(call);
+                        self.accept(doc, edits)?;
+                        return Ok(Some(slot.index));
+                    }
+                }
+                if slots.is_empty() && exhausted {
+                    return Ok(None);
+                }
+            } else if exhausted && !self.flights.values().any(|f| f.call == Some(call)) {
+                return Ok(None);
             }
-            let untested: Vec<usize> = (0..batch.len())
-                .filter(|&b| self.cache.get(batch[b].1).is_none())
-                .collect();
-            let texts: Vec<&[u8]> = untested.iter().map(|&b| batch[b].2.text()).collect();
-            let verdicts = self.run_batch(&texts)?;
-            for (&b, verdict) in untested.iter().zip(verdicts) {
-                self.cache.insert(batch[b].1, verdict);
+            // Wait for a test to end, or fill the free jobs first.
+            let running = if self.deterministic {
+                slots
+                    .iter()
+                    .any(|s| s.ticket.is_some() && s.verdict.is_none())
+            } else {
+                !self.flights.is_empty()
+            };
+            if !running {
+                continue;
             }
-            let winner = batch
-                .iter()
-                .position(|(_, key, _)| self.cache.get(*key) == Some(true));
-            if let Some(w) = winner {
-                let (i, _, doc) = batch.swap_remove(w);
-                self.accept(doc)?;
-                return Ok(Some(i));
+            let (ticket, verdict) = self.wait()?;
+            if self.deterministic {
+                if let Some(slot) = slots.iter_mut().find(|s| s.ticket == Some(ticket)) {
+                    slot.verdict = Some(verdict);
+                }
+                continue;
             }
-            batch.clear();
+            let Some(flight) = self.flights.get(&ticket) else {
+                continue;
+            };
+            if flight.call == Some(call) {
+                let flight = self.flights.remove(&ticket).expect("just seen");
+                self.cache.insert(flight.key, verdict);
+                if verdict {
+                    if flight.version == self.version() {
+                        self.accept(flight.doc, flight.edits)?;
+                        return Ok(Some(flight.index));
+                    }
+                    // A merge was accepted while it ran: it goes on as a merge.
+                    self.rebase_success(flight.version, flight.edits);
+                }
+            } else {
+                self.landed(ticket, verdict)?;
+            }
         }
-        Ok(None)
+    }
+
+    /// Waits until no test runs, merging the successes that come in: at the end of a
+    /// round, so it ends at a fixpoint.
+    ///
+    /// # Errors
+    /// When the executor or the observer fails.
+    pub fn settle(&mut self) -> Result<(), Error> {
+        let jobs = self.executor.jobs().max(1);
+        loop {
+            while self.flights.len() < jobs
+                && let Some((version, edits)) = self.merges.pop_front()
+            {
+                self.start_merge(version, &edits)?;
+            }
+            if self.flights.is_empty() {
+                return Ok(());
+            }
+            let (ticket, verdict) = self.wait()?;
+            self.landed(ticket, verdict)?;
+        }
+    }
+
+    /// `edits` (against `base`, a best of this session) against the current best: what
+    /// they still change once everything accepted since `base` is done; `None` when they
+    /// clash with it.
+    #[must_use]
+    pub fn rebase_onto_current(&self, base: &Document, edits: &EditSet) -> Option<EditSet> {
+        self.rebase(base.version().unwrap_or(self.version()), edits)
+    }
+
+    /// The version of the current best.
+    fn version(&self) -> u64 {
+        self.history.len() as u64
+    }
+
+    /// A candidate of `base` as edits against the current best, and its document; `None`
+    /// when it changes nothing, is not smaller, clashes with what was accepted since
+    /// `base`, or adds parse errors.
+    fn prepare(
+        &mut self,
+        base: &Document,
+        candidate: Option<EditSet>,
+    ) -> Option<(u64, EditSet, Document)> {
+        let edits = candidate.filter(|e| !e.is_empty())?;
+        let now = self.version();
+        let from = base.version().unwrap_or(now);
+        let (edits, doc_base) = if from == now {
+            (edits, base)
+        } else {
+            let rebased = self.rebase(from, &edits)?;
+            (rebased, &self.current)
+        };
+        if edits.is_empty() {
+            return None;
+        }
+        let limit = self.current.text().len().cast_signed();
+        if doc_base.text().len().cast_signed() - edits.saving() >= limit {
+            return None;
+        }
+        let Some(doc) = derive(&mut self.parser, doc_base, &edits) else {
+            self.stats.invalid += 1;
+            return None;
+        };
+        Some((now, edits, doc))
+    }
+
+    /// `edits` (against best `from`) against the current best, through every set
+    /// accepted since; `None` on a clash.
+    fn rebase(&self, from: u64, edits: &EditSet) -> Option<EditSet> {
+        let from = usize::try_from(from).ok()?;
+        let mut edits = edits.clone();
+        for accepted in self.history.get(from..)? {
+            edits = edits.rebase(accepted)?;
+        }
+        Some(edits)
+    }
+
+    /// A success against an older best: queued, rebased onto the current one, for a
+    /// test of its own; counted as wasted when it clashes.
+    fn rebase_success(&mut self, version: u64, edits: EditSet) {
+        match self.rebase(version, &edits) {
+            Some(rebased) if !rebased.is_empty() => {
+                self.merges.push_back((self.version(), rebased));
+            }
+            _ => self.stats.wasted += 1,
+        }
+    }
+
+    /// The verdict of a test of no running call: a merge, or a test left running when
+    /// its call ended.
+    fn landed(&mut self, ticket: Ticket, verdict: bool) -> Result<(), Error> {
+        let Some(flight) = self.flights.remove(&ticket) else {
+            return Ok(());
+        };
+        self.cache.insert(flight.key, verdict);
+        if !verdict {
+            self.stats.wasted += u64::from(flight.call.is_some());
+            return Ok(());
+        }
+        if flight.call.is_none() && flight.version == self.version() {
+            self.stats.merged += 1;
+            return self.accept(flight.doc, flight.edits);
+        }
+        self.rebase_success(flight.version, flight.edits);
+        Ok(())
+    }
+
+    /// Starts a test of a rebased success.
+    fn start_merge(&mut self, version: u64, edits: &EditSet) -> Result<(), Error> {
+        let Some(edits) = (if version == self.version() {
+            Some(edits.clone())
+        } else {
+            self.rebase(version, edits)
+        }) else {
+            self.stats.wasted += 1;
+            return Ok(());
+        };
+        let current = self.current.clone();
+        let Some((version, edits, doc)) = self.prepare(&current, Some(edits)) else {
+            return Ok(());
+        };
+        let key = TextKey::of(doc.text());
+        if self.flights.values().any(|f| f.key == key) {
+            // The same text is being tested: its verdict will do.
+            return Ok(());
+        }
+        match self.cache.get(key) {
+            Some(true) => {
+                self.stats.merged += 1;
+                self.accept(doc, edits)
+            }
+            Some(false) => Ok(()),
+            None => self.start(None, 0, key, version, edits, doc).map(drop),
+        }
+    }
+
+    fn start(
+        &mut self,
+        call: Option<u64>,
+        index: usize,
+        key: TextKey,
+        version: u64,
+        edits: EditSet,
+        doc: Document,
+    ) -> Result<Ticket, Error> {
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        self.executor
+            .start(ticket, doc.text())
+            .map_err(Error::Executor)?;
+        self.count_test();
+        self.flights.insert(
+            ticket,
+            Flight {
+                call,
+                index,
+                key,
+                version,
+                edits,
+                doc,
+            },
+        );
+        Ok(ticket)
+    }
+
+    fn count_test(&mut self) {
+        self.stats.tests += 1;
+        self.stats.pass(self.pass).tests += 1;
+        if !self.deterministic {
+            self.run.tests += 1;
+        }
+    }
+
+    fn wait(&mut self) -> Result<(Ticket, bool), Error> {
+        self.executor
+            .wait()
+            .map_err(Error::Executor)?
+            .ok_or_else(lost)
+    }
+
+    /// Stops the tests of `call` still running: their verdicts are not needed.
+    fn cancel_call(&mut self, call: u64) {
+        let tickets: Vec<Ticket> = self
+            .flights
+            .iter()
+            .filter(|(_, f)| f.call == Some(call))
+            .map(|(t, _)| *t)
+            .collect();
+        if tickets.is_empty() {
+            return;
+        }
+        self.executor.cancel(&tickets);
+        for t in &tickets {
+            self.flights.remove(t);
+        }
+        self.stats.wasted += tickets.len() as u64;
     }
 
     /// Whether the running pass has stopped, or should stop now ([`Patience`]).
@@ -309,24 +655,10 @@ impl<'a> Session<'a> {
         self.run.stopped
     }
 
-    fn derive(&mut self, base: &Document, edits: &EditSet) -> Option<Document> {
-        match &mut self.parser {
-            Some(parser) => base.derive(parser, edits),
-            None => Some(Document::plain(edits.apply(base.text()))),
-        }
-    }
-
-    fn run_batch(&mut self, texts: &[&[u8]]) -> Result<Vec<bool>, Error> {
-        let verdicts = self.executor.run(texts).map_err(Error::Executor)?;
-        let n = texts.len() as u64;
-        self.stats.tests += n;
-        self.stats.pass(self.pass).tests += n;
-        self.run.tests += n;
-        Ok(verdicts)
-    }
-
-    fn accept(&mut self, doc: Document) -> Result<(), Error> {
+    fn accept(&mut self, mut doc: Document, edits: EditSet) -> Result<(), Error> {
         debug_assert!(doc.text().len() < self.current.text().len());
+        self.history.push(edits);
+        doc.set_version(self.version());
         let saved = (self.current.text().len() - doc.text().len()) as u64;
         self.stats.accepted += 1;
         let pass = self.stats.pass(self.pass);
@@ -363,6 +695,7 @@ impl<'a> Session<'a> {
                 self.run_pass(pass.as_mut())?;
                 stopped |= self.run.stopped;
             }
+            self.settle()?;
             if self.current.text().len() < before {
                 patient = true;
             } else if stopped {
@@ -386,9 +719,140 @@ impl<'a> Session<'a> {
         result
     }
 
-    /// Ends the session, returning the best document and the counters.
+    /// Ends the session, returning the best document and the counters. Tests still
+    /// running are stopped.
     #[must_use]
-    pub fn finish(self) -> (Document, Stats) {
+    pub fn finish(mut self) -> (Document, Stats) {
+        let tickets: Vec<Ticket> = self.flights.keys().copied().collect();
+        if !tickets.is_empty() {
+            self.executor.cancel(&tickets);
+            self.stats.wasted += tickets.len() as u64;
+        }
         (self.current, self.stats)
+    }
+}
+
+fn derive(parser: &mut Option<Parser>, base: &Document, edits: &EditSet) -> Option<Document> {
+    match parser {
+        Some(parser) => base.derive(parser, edits),
+        None => Some(Document::plain(edits.apply(base.text()))),
+    }
+}
+
+fn lost() -> Error {
+    Error::Executor("the executor lost a running test".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hdd_grammar::Lang;
+
+    /// Runs up to `jobs` tests "at once": verdicts come back in a scrambled order (a
+    /// fixed pseudo-random sequence), as parallel tests of different lengths would.
+    struct Scrambled<F> {
+        predicate: F,
+        jobs: usize,
+        running: Vec<(Ticket, bool)>,
+        seed: u64,
+    }
+
+    impl<F: FnMut(&[u8]) -> bool> Executor for Scrambled<F> {
+        fn jobs(&self) -> usize {
+            self.jobs
+        }
+
+        fn start(&mut self, ticket: Ticket, text: &[u8]) -> Result<(), BoxError> {
+            assert!(
+                self.running.len() < self.jobs,
+                "more tests started than jobs"
+            );
+            let verdict = (self.predicate)(text);
+            self.running.push((ticket, verdict));
+            Ok(())
+        }
+
+        fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
+            if self.running.is_empty() {
+                return Ok(None);
+            }
+            self.seed = self
+                .seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let i = usize::try_from(self.seed >> 33).unwrap() % self.running.len();
+            Ok(Some(self.running.swap_remove(i)))
+        }
+
+        fn cancel(&mut self, tickets: &[Ticket]) {
+            self.running.retain(|(t, _)| !tickets.contains(t));
+        }
+    }
+
+    /// A C file where the test needs two statements far apart, so many candidates
+    /// succeed independently of each other.
+    fn input() -> Vec<u8> {
+        let mut text = String::from("int main(void) {\n");
+        for i in 0..40 {
+            text.push_str(&format!("  int v{i} = {i} * 3;\n"));
+        }
+        text.push_str("  return v7 + v31;\n}\n");
+        text.into_bytes()
+    }
+
+    fn interesting(text: &[u8]) -> bool {
+        let s = String::from_utf8_lossy(text);
+        s.contains("v7 = 7") && s.contains("v31") && s.contains("return")
+    }
+
+    /// Reduces [`input`] with `jobs` scrambled jobs; every new best is checked to be
+    /// interesting as it comes.
+    fn reduce(jobs: usize, deterministic: bool, seed: u64) -> (Vec<u8>, Stats) {
+        let mut exec = Scrambled {
+            predicate: interesting,
+            jobs,
+            running: Vec::new(),
+            seed,
+        };
+        let mut observer = |doc: &Document| {
+            assert!(interesting(doc.text()), "a best that is not interesting");
+            Ok(())
+        };
+        let mut session = Session::new(Some(Lang::C), input(), &mut exec, &mut observer).unwrap();
+        session.set_deterministic(deterministic);
+        session.check_original().unwrap();
+        session.reduce().unwrap();
+        let (doc, stats) = session.finish();
+        (doc.text().to_vec(), stats)
+    }
+
+    #[test]
+    fn deterministic_results_do_not_depend_on_jobs_or_timing() {
+        let (one, _) = reduce(1, true, 0);
+        for (jobs, seed) in [(2, 1), (4, 2), (4, 3), (8, 4)] {
+            let (many, stats) = reduce(jobs, true, seed);
+            assert_eq!(
+                String::from_utf8_lossy(&many),
+                String::from_utf8_lossy(&one),
+                "-j {jobs} seed {seed}"
+            );
+            assert_eq!(stats.merged, 0);
+        }
+    }
+
+    #[test]
+    fn parallel_successes_are_merged_and_every_best_is_interesting() {
+        let mut merged = 0;
+        for seed in 0..4 {
+            let (text, stats) = reduce(4, false, seed);
+            assert!(interesting(&text));
+            assert!(
+                text.len() <= reduce(1, false, 0).0.len() + 8,
+                "-j 4 ended much bigger than -j 1: {}",
+                String::from_utf8_lossy(&text)
+            );
+            merged += stats.merged;
+        }
+        assert!(merged > 0, "no success of a test left running was merged");
     }
 }

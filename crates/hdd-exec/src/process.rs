@@ -1,5 +1,6 @@
 //! Local process execution of the interestingness test.
 
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
@@ -7,10 +8,13 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hdd_core::{BoxError, Executor};
+use hdd_core::{BoxError, Executor, Ticket};
 
 /// Why a test could not be run at all.
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +58,9 @@ pub enum Error {
         /// The error.
         source: std::io::Error,
     },
+    /// SIGINT or SIGTERM arrived (see [`stop_on_signals`]); running tests were stopped.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// How to run the test.
@@ -139,13 +146,57 @@ pub struct Outcome {
     pub kept_dir: Option<PathBuf>,
 }
 
-/// Runs the test as local processes, up to `jobs` at once.
+/// Runs the test as local processes, up to `jobs` at once, each in a private folder and
+/// its own process group. Dropping it kills every test still running, with everything
+/// the tests started.
 #[derive(Debug)]
 pub struct LocalExecutor {
-    command: TestCommand,
+    shared: Arc<Shared>,
     jobs: usize,
+    running: HashMap<Ticket, JoinHandle<()>>,
+    done_tx: Sender<(Ticket, Result<Status, Error>)>,
+    done_rx: Receiver<(Ticket, Result<Status, Error>)>,
+}
+
+/// What the executor and its test threads share.
+#[derive(Debug)]
+struct Shared {
+    command: TestCommand,
     root: tempfile::TempDir,
     next: AtomicU64,
+    groups: Mutex<Groups>,
+}
+
+/// The process groups of running tests, and the tests cancelled before they started.
+#[derive(Debug, Default)]
+struct Groups {
+    running: HashMap<Ticket, i32>,
+    cancelled: HashSet<Ticket>,
+}
+
+/// Set by SIGINT and SIGTERM once [`stop_on_signals`] is called.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// From now on SIGINT (Ctrl-C) and SIGTERM do not kill the process at once: the next
+/// [`Executor::wait`] of any [`LocalExecutor`] stops its tests (process groups and all)
+/// and fails with [`Error::Interrupted`], so the caller can keep its best result and exit.
+pub fn stop_on_signals() {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// Whether SIGINT or SIGTERM arrived since [`stop_on_signals`].
+#[must_use]
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 impl LocalExecutor {
@@ -162,20 +213,45 @@ impl LocalExecutor {
                 path: std::env::temp_dir(),
                 source,
             })?;
+        let (done_tx, done_rx) = mpsc::channel();
         Ok(LocalExecutor {
-            command,
+            shared: Arc::new(Shared {
+                command,
+                root,
+                next: AtomicU64::new(0),
+                groups: Mutex::new(Groups::default()),
+            }),
             jobs: jobs.max(1),
-            root,
-            next: AtomicU64::new(0),
+            running: HashMap::new(),
+            done_tx,
+            done_rx,
         })
     }
 
-    /// Runs the test once on `text`. With `keep`, the test's folder is left on disk (moved
-    /// out of hdd's temporary folder) so the user can look at it and rerun the test.
+    /// Runs the test once on `text`, waiting for it. With `keep`, the test's folder is
+    /// left on disk (moved out of hdd's temporary folder) so the user can look at it and
+    /// rerun the test.
     ///
     /// # Errors
     /// When the sandbox cannot be made or the test cannot be started.
     pub fn run_one(&self, text: &[u8], keep: bool) -> Result<Outcome, Error> {
+        self.shared.run(text, keep, None)
+    }
+
+    fn cancel_all(&mut self) {
+        let tickets: Vec<Ticket> = self.running.keys().copied().collect();
+        self.cancel(&tickets);
+    }
+}
+
+impl Shared {
+    fn groups(&self) -> std::sync::MutexGuard<'_, Groups> {
+        self.groups.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs the test on `text`; under a `ticket`, its process group is registered so it
+    /// can be cancelled (a cancelled test ends as killed by SIGKILL).
+    fn run(&self, text: &[u8], keep: bool, ticket: Option<Ticket>) -> Result<Outcome, Error> {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.path().join(format!("t{n}"));
         let work = dir.join("work");
@@ -188,14 +264,36 @@ impl LocalExecutor {
         fs::write(&file, text).map_err(io("writing", &file))?;
         let stderr_path = dir.join("stderr");
         let stderr = File::create(&stderr_path).map_err(io("creating", &stderr_path))?;
-        let child = Command::new(&self.command.program)
+        let mut command = Command::new(&self.command.program);
+        command
             .current_dir(&work)
             .env("HDD_FILE", &file)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
-            .process_group(0)
-            .spawn();
+            .process_group(0);
+        let child = {
+            // Spawned under the lock: a cancel either comes first (no spawn) or finds
+            // the group registered.
+            let mut groups = self.groups();
+            if let Some(t) = ticket
+                && groups.cancelled.remove(&t)
+            {
+                drop(groups);
+                let _ = fs::remove_dir_all(&dir);
+                return Ok(Outcome {
+                    status: Status::Signaled(libc::SIGKILL),
+                    stderr_tail: String::new(),
+                    kept_dir: None,
+                });
+            }
+            let child = command.spawn();
+            if let (Some(t), Ok(child)) = (ticket, &child) {
+                let group = i32::try_from(child.id()).expect("a pid fits in i32");
+                groups.running.insert(t, group);
+            }
+            child
+        };
         let child = match child {
             Ok(child) => child,
             Err(source) => {
@@ -206,7 +304,13 @@ impl LocalExecutor {
                 });
             }
         };
-        let status = wait(child, self.command.timeout).map_err(io("waiting for", &work))?;
+        let status = wait(child, self.command.timeout);
+        if let Some(t) = ticket {
+            let mut groups = self.groups();
+            groups.running.remove(&t);
+            groups.cancelled.remove(&t);
+        }
+        let status = status.map_err(io("waiting for", &work))?;
         let mut outcome = Outcome {
             status,
             stderr_tail: String::new(),
@@ -233,22 +337,77 @@ impl Executor for LocalExecutor {
         self.jobs
     }
 
-    fn run(&mut self, texts: &[&[u8]]) -> Result<Vec<bool>, BoxError> {
-        let this = &*self;
-        let results: Vec<Result<Outcome, Error>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = texts
-                .iter()
-                .map(|text| scope.spawn(move || this.run_one(text, false)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a test thread does not panic"))
-                .collect()
-        });
-        results
-            .into_iter()
-            .map(|r| r.map(|o| o.status.interesting()).map_err(BoxError::from))
-            .collect()
+    fn start(&mut self, ticket: Ticket, text: &[u8]) -> Result<(), BoxError> {
+        let shared = Arc::clone(&self.shared);
+        let done = self.done_tx.clone();
+        let text = text.to_vec();
+        let handle = std::thread::Builder::new()
+            .name(format!("hdd-test-{ticket}"))
+            .spawn(move || {
+                let result = shared.run(&text, false, Some(ticket));
+                let _ = done.send((ticket, result.map(|o| o.status)));
+            })
+            .map_err(|e| BoxError::from(format!("starting a test thread: {e}")))?;
+        self.running.insert(ticket, handle);
+        Ok(())
+    }
+
+    fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
+        loop {
+            if self.running.is_empty() {
+                return Ok(None);
+            }
+            if interrupted() {
+                self.cancel_all();
+                return Err(Error::Interrupted.into());
+            }
+            let (ticket, result) = match self.done_rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(done) => done,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => unreachable!("the executor holds a sender"),
+            };
+            // Verdicts of cancelled tests are not wanted.
+            let Some(handle) = self.running.remove(&ticket) else {
+                continue;
+            };
+            let _ = handle.join();
+            return match result {
+                Ok(status) => Ok(Some((ticket, status.interesting()))),
+                Err(e) => {
+                    self.cancel_all();
+                    Err(e.into())
+                }
+            };
+        }
+    }
+
+    fn cancel(&mut self, tickets: &[Ticket]) {
+        let mut handles = Vec::new();
+        {
+            let mut groups = self.shared.groups();
+            for t in tickets {
+                let Some(handle) = self.running.remove(t) else {
+                    continue;
+                };
+                match groups.running.get(t) {
+                    Some(&group) => kill_group(group),
+                    None => {
+                        groups.cancelled.insert(*t);
+                    }
+                }
+                handles.push(handle);
+            }
+        }
+        // The threads end within a poll interval of their test's death.
+        for handle in handles {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Drop for LocalExecutor {
+    fn drop(&mut self) {
+        self.cancel_all();
     }
 }
 
@@ -268,7 +427,7 @@ fn wait(mut child: Child, timeout: Duration) -> std::io::Result<Status> {
             break Status::TimedOut;
         }
         std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(20));
+        nap = (nap * 2).min(Duration::from_millis(5));
     };
     kill_group(group);
     Ok(status)
@@ -328,7 +487,56 @@ mod tests {
             r#"[ "$HDD_FILE" = "$PWD/in.c" ] && grep -q keep in.c"#,
             Duration::from_secs(10),
         );
-        assert_eq!(exec.run(&[b"keep", b"drop"]).unwrap(), vec![true, false]);
+        exec.start(1, b"keep").unwrap();
+        exec.start(2, b"drop").unwrap();
+        let mut verdicts = vec![exec.wait().unwrap().unwrap(), exec.wait().unwrap().unwrap()];
+        verdicts.sort_unstable();
+        assert_eq!(verdicts, vec![(1, true), (2, false)]);
+        assert_eq!(exec.wait().unwrap(), None);
+    }
+
+    /// A test that starts a grandchild which would touch `marker` after a while.
+    fn lingering(dir: &Path, marker: &Path) -> LocalExecutor {
+        executor(
+            dir,
+            &format!("(sleep 1; touch {}) & sleep 30", marker.display()),
+            Duration::from_secs(60),
+        )
+    }
+
+    #[test]
+    fn cancelled_and_dropped_tests_leave_no_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let cancelled = dir.path().join("cancelled");
+        let dropped = dir.path().join("dropped");
+        let mut exec = lingering(dir.path(), &cancelled);
+        exec.start(1, b"x").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        exec.cancel(&[1]);
+        assert_eq!(
+            exec.wait().unwrap(),
+            None,
+            "a cancelled test has no verdict"
+        );
+        let mut exec = lingering(dir.path(), &dropped);
+        exec.start(1, b"x").unwrap();
+        exec.start(2, b"y").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        drop(exec);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "drop waited for the tests"
+        );
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(
+            !cancelled.exists(),
+            "a grandchild of a cancelled test survived"
+        );
+        assert!(
+            !dropped.exists(),
+            "a grandchild of a test survived the executor"
+        );
     }
 
     #[test]

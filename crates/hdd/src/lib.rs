@@ -63,6 +63,7 @@ pub struct Reduction {
 pub struct Reducer {
     lang: Option<Lang>,
     original_checked: bool,
+    deterministic: bool,
 }
 
 impl Reducer {
@@ -72,6 +73,7 @@ impl Reducer {
         Reducer {
             lang,
             original_checked: false,
+            deterministic: false,
         }
     }
 
@@ -80,6 +82,15 @@ impl Reducer {
     #[must_use]
     pub fn original_checked(mut self, checked: bool) -> Reducer {
         self.original_checked = checked;
+        self
+    }
+
+    /// With `true`, the result does not depend on how many tests the executor runs at
+    /// once: successes are used in candidate order, as with one job
+    /// ([`Session::set_deterministic`]). Slower with many jobs; for reproducible runs.
+    #[must_use]
+    pub fn deterministic(mut self, deterministic: bool) -> Reducer {
+        self.deterministic = deterministic;
         self
     }
 
@@ -108,6 +119,7 @@ impl Reducer {
         observer: &mut dyn FnMut(&Document) -> Result<(), BoxError>,
     ) -> Result<Reduction, Error> {
         let mut session = Session::new(self.lang, input, executor, observer)?;
+        session.set_deterministic(self.deterministic);
         let before = Sizes::of(session.current());
         let input_errors = session.current().error_count();
         if !self.original_checked {

@@ -17,9 +17,10 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::{Pass, ddmin_units, swallow_space};
+use super::{Pass, swallow_space};
+use crate::ddmin::{Ddmin, DdminOptions};
 use crate::document::Document;
-use crate::edit::Edit;
+use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
 
 /// The HDD pass.
@@ -80,11 +81,14 @@ const MIN_COARSE_SAVING: usize = 64;
 
 /// One HDD sweep, every level from the root down, over the nodes whose replacement saves
 /// at least `min_saving` bytes. Returns whether anything was accepted.
+///
+/// Each level is a ddmin run over its nodes, and the levels run one after the other, as
+/// in HDD. But the session gets the configurations of the running level *and* of every
+/// deeper level in one sequence, in that order: with one job that is the same order of
+/// tests, while with many the deeper levels' candidates keep the jobs busy (a level of
+/// three nodes has a handful of candidates). After a success the running level's nodes
+/// are rebased onto the new best, and the deeper levels are read again from it.
 fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<bool, Error> {
-    let mut progress = false;
-    let mut level = 0;
-    // The units of every level come from one walk of the current tree, redone only after
-    // a level changed the text: a deep tree costs O(nodes) per change, not per level.
     let units = |base: &Document| {
         let mut levels = all_levels(base, table);
         for level in &mut levels {
@@ -92,17 +96,97 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
         }
         levels
     };
+    let fresh = |levels: &[Vec<Edit>]| -> Vec<Ddmin> {
+        levels
+            .iter()
+            .map(|l| Ddmin::new(l.len(), DDMIN_OPTIONS))
+            .collect()
+    };
+    let mut progress = false;
     let mut base = session.current().clone();
     let mut levels = units(&base);
-    while level < levels.len() {
-        if !levels[level].is_empty() && ddmin_units(session, &base, &levels[level], true)? {
-            progress = true;
-            base = session.current().clone();
-            levels = units(&base);
+    let mut runs = fresh(&levels);
+    let mut level = 0;
+    loop {
+        while level < levels.len() && runs[level].is_finished() {
+            level += 1;
         }
-        level += 1;
+        if level == levels.len() {
+            return Ok(progress);
+        }
+        let counts: Vec<usize> = runs[level..].iter().map(Ddmin::len).collect();
+        let found = {
+            let mut candidates = (level..levels.len()).flat_map(|l| {
+                let units = &levels[l];
+                runs[l].configs().map(move |kept| removal(units, &kept))
+            });
+            session.first_interesting(&base, &mut candidates)?
+        };
+        let Some(mut i) = found else {
+            return Ok(progress);
+        };
+        // The winner's level; the levels above it found nothing.
+        let mut winner = level;
+        for &count in &counts {
+            if i < count {
+                break;
+            }
+            i -= count;
+            winner += 1;
+        }
+        for run in &mut runs[level..winner] {
+            run.advance(None);
+        }
+        runs[winner].advance(Some(i));
+        progress = true;
+        let old = std::mem::replace(&mut base, session.current().clone());
+        // The winner's level goes on with its own nodes, now against the new best (a node
+        // the best no longer has is left as a no-op); deeper levels start afresh.
+        let kept: Vec<Edit> = levels[winner]
+            .iter()
+            .map(|unit| {
+                session
+                    .rebase_onto_current(
+                        &old,
+                        &EditSet::new(vec![unit.clone()]).unwrap_or_default(),
+                    )
+                    .and_then(|set| set.edits().first().cloned())
+                    .unwrap_or_else(|| Edit::delete(0..0))
+            })
+            .collect();
+        levels[winner] = kept;
+        let deeper = units(&base);
+        levels.truncate(winner + 1);
+        runs.truncate(winner + 1);
+        let deeper: Vec<Vec<Edit>> = deeper.into_iter().skip(winner + 1).collect();
+        runs.extend(fresh(&deeper));
+        levels.extend(deeper);
+        level = winner;
     }
-    Ok(progress)
+}
+
+/// How HDD's ddmin runs: the empty configuration first (a level that can all go, goes in
+/// one test), complements only, resuming after a success.
+const DDMIN_OPTIONS: DdminOptions = DdminOptions {
+    try_empty: true,
+    complements_only: true,
+    resume: true,
+};
+
+/// The candidate that removes every unit not in `kept`.
+fn removal(units: &[Edit], kept: &[usize]) -> Option<EditSet> {
+    let mut keep = vec![false; units.len()];
+    for &k in kept {
+        keep[k] = true;
+    }
+    EditSet::new(
+        units
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| !**k)
+            .map(|(u, _)| u.clone())
+            .collect(),
+    )
 }
 
 /// The replacement edits of the nodes at each depth (the root is at 0), each level in

@@ -17,6 +17,7 @@
 //! `if (x) { y = (a + b) * 2; }` with a test that needs `a + b` becomes `a + b;` after
 //! hoisting the statement and then the expression.
 
+use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
 
 use tree_sitter::Node;
@@ -50,32 +51,41 @@ impl Pass for Hoist {
         // Nodes already tried, by kind and text: after an accepted candidate the tree is
         // re-read, and the nodes it still holds are not tried again.
         let mut tried: HashSet<(u16, TextKey)> = HashSet::new();
-        'restart: loop {
+        loop {
             let base = session.current().clone();
             let Some(tree) = base.tree() else {
                 return Ok(());
             };
             let mut nodes = named_nodes(tree.root_node());
             nodes.sort_by_key(|n| std::cmp::Reverse(n.byte_range().len()));
-            for node in nodes {
-                let text = &base.text()[node.byte_range()];
-                if !tried.insert((node.kind_id(), TextKey::of(text))) {
-                    continue;
-                }
-                let hoists = compatible_descendants(node, &table);
-                let unwrapped = unwrap(node);
-                if hoists.is_empty() && unwrapped.is_none() {
-                    continue;
-                }
-                let mut candidates = unwrapped
-                    .into_iter()
-                    .map(Some)
-                    .chain(hoists.iter().map(|d| hoist(&base, node, *d)));
-                if session.first_interesting(&base, &mut candidates)?.is_some() {
-                    continue 'restart;
-                }
-            }
-            return Ok(());
+            let key = |n: &Node<'_>| (n.kind_id(), TextKey::of(&base.text()[n.byte_range()]));
+            // Every node's candidates in one sequence (a parallel executor runs ahead into
+            // the next nodes'); `owner[i]` is the node of candidate `i`.
+            let owner = RefCell::new(Vec::new());
+            let found = {
+                let mut seen = tried.clone();
+                let mut candidates = nodes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| seen.insert(key(n)))
+                    .flat_map(|(at, &node)| {
+                        let hoists = compatible_descendants(node, &table);
+                        let base = &base;
+                        let owner = &owner;
+                        unwrap(node)
+                            .into_iter()
+                            .map(Some)
+                            .chain(hoists.into_iter().map(move |d| hoist(base, node, d)))
+                            .inspect(move |_| owner.borrow_mut().push(at))
+                    });
+                session.first_interesting(&base, &mut candidates)?
+            };
+            let Some(i) = found else {
+                return Ok(());
+            };
+            // The nodes up to the winner's were tried (in order, as with one job).
+            let last = owner.borrow()[i];
+            tried.extend(nodes[..=last].iter().map(key));
         }
     }
 }
