@@ -70,8 +70,9 @@ pub(crate) struct BenchArgs {
     bench_dir: Option<PathBuf>,
     /// Earlier harness results (JSON lines, as in target/bench/*.jsonl or
     /// ../shared/bench/results/peers.jsonl) shown for the runs not made now, matched by case,
-    /// tool and -j (the last matching line wins). Repeatable; not with --parallel.
-    #[arg(long, value_name = "FILE", conflicts_with = "parallel")]
+    /// tool and -j (the last matching line wins). Repeatable; with --parallel, for every -j
+    /// of the scaling table (e.g. the peers' runs of c-warn-300-slow).
+    #[arg(long, value_name = "FILE")]
     reuse: Vec<PathBuf>,
     /// Parallel scaling instead: wall time at -j 1,2,4,8,16 for hdd and cvise on
     /// c-warn-300-slow, with each tool's speedup over its own -j 1.
@@ -349,7 +350,7 @@ pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
         &args.reuse,
         &cases,
         &runs,
-        args.jobs,
+        &jobs,
         &mut notes,
     )?);
 
@@ -364,7 +365,14 @@ pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
             join(&PARALLEL_JOBS, ","),
             args.timeout
         );
-        let table = render_parallel_table(&case_names, &tools, &PARALLEL_JOBS, &records);
+        // The tools run now, then those only reused.
+        let mut shown = tools.clone();
+        for r in &records {
+            if !shown.contains(&r.tool) {
+                shown.push(r.tool.clone());
+            }
+        }
+        let table = render_parallel_table(&case_names, &shown, &PARALLEL_JOBS, &records);
         ("parallel", format!("{table}\n{PARALLEL_LEGEND}\n"), header)
     } else {
         let rows: Vec<(String, String)> = cases
@@ -403,18 +411,24 @@ pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The records of `files` for the selected cases at `jobs` that no run of `runs` made now;
-/// one per case and tool, the last line winning. Adds a note per file.
+/// The records of `files` for the selected cases at one of `jobs` that no run of `runs` made
+/// now; one per case, tool and -j, the last line winning. Adds a note per file.
 fn reused_records(
     files: &[PathBuf],
     cases: &[Case],
     runs: &[Run],
-    jobs: u32,
+    jobs: &[u32],
     notes: &mut Vec<String>,
 ) -> Result<Vec<Record>> {
-    let fresh: BTreeSet<(&str, &str)> = runs
+    let fresh: BTreeSet<(&str, &str, u64)> = runs
         .iter()
-        .map(|r| (cases[r.case].name.as_str(), r.tool.as_str()))
+        .map(|r| {
+            (
+                cases[r.case].name.as_str(),
+                r.tool.as_str(),
+                u64::from(r.jobs),
+            )
+        })
         .collect();
     let mut kept: Vec<Record> = Vec::new();
     for file in files {
@@ -427,11 +441,13 @@ fn reused_records(
             }
             let record = Record::parse(line)
                 .with_context(|| format!("{}:{}: not a harness result", file.display(), n + 1))?;
-            let wanted = record.jobs == u64::from(jobs)
+            let wanted = jobs.iter().any(|&j| record.jobs == u64::from(j))
                 && cases.iter().any(|c| c.name == record.case)
-                && !fresh.contains(&(record.case.as_str(), record.tool.as_str()));
+                && !fresh.contains(&(record.case.as_str(), record.tool.as_str(), record.jobs));
             if wanted {
-                kept.retain(|r| (&r.case, &r.tool) != (&record.case, &record.tool));
+                kept.retain(|r| {
+                    (&r.case, &r.tool, r.jobs) != (&record.case, &record.tool, record.jobs)
+                });
                 kept.push(record);
                 used += 1;
             }
@@ -1243,13 +1259,28 @@ mod tests {
             jobs: 2,
         }];
         let mut notes = Vec::new();
-        let kept = reused_records(std::slice::from_ref(&file), &cases, &runs, 2, &mut notes)
+        let kept = reused_records(std::slice::from_ref(&file), &cases, &runs, &[2], &mut notes)
             .expect("reads");
         assert_eq!(kept.len(), 1, "{kept:?}");
         assert_eq!((kept[0].tool.as_str(), kept[0].final_tokens), ("cvise", 6));
         assert!(notes[0].starts_with("2 result(s)"), "{notes:?}");
+        // --parallel: every -j of the table (cvise at -j 4 is wanted too).
+        let kept = reused_records(
+            std::slice::from_ref(&file),
+            &cases,
+            &runs,
+            &[2, 4],
+            &mut notes,
+        )
+        .expect("reads");
+        let mut got: Vec<(&str, u64, u64)> = kept
+            .iter()
+            .map(|r| (r.tool.as_str(), r.jobs, r.final_tokens))
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, vec![("cvise", 2, 6), ("cvise", 4, 3)]);
         write(&file, "not json\n");
-        assert!(reused_records(&[file], &cases, &runs, 2, &mut notes).is_err());
+        assert!(reused_records(&[file], &cases, &runs, &[2], &mut notes).is_err());
     }
 
     #[test]

@@ -93,7 +93,7 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let recheck = executor
         .run_one(&reduction.text, false)
         .map_err(Failure::failed)?;
-    print_summary(args, &dest, &reduction, started.elapsed());
+    print_summary(args, jobs, &dest, &reduction, started.elapsed());
     if !recheck.status.interesting() {
         return Err(Failure {
             error: anyhow!(
@@ -229,7 +229,7 @@ fn percent(after: usize, before: usize) -> String {
 }
 
 #[expect(clippy::print_stderr, reason = "the summary goes to stderr")]
-fn print_summary(args: &ReduceArgs, dest: &Path, r: &Reduction, elapsed: Duration) {
+fn print_summary(args: &ReduceArgs, jobs: usize, dest: &Path, r: &Reduction, elapsed: Duration) {
     let (b, a) = (r.before, r.after);
     eprintln!("hdd: reduced {} -> {}", args.file.display(), dest.display());
     eprintln!(
@@ -261,17 +261,15 @@ fn print_summary(args: &ReduceArgs, dest: &Path, r: &Reduction, elapsed: Duratio
         elapsed.as_secs_f64()
     );
     eprintln!(
-        "  jobs {}{}, merged successes {}, wasted tests {} (stopped, or ended after the best \
-         moved on)",
-        args.jobs
-            .map_or_else(|| "default".to_owned(), |j| j.to_string()),
+        "  jobs {jobs}{}, merged successes {}, wasted tests {}, predicted failures {}",
         if args.deterministic {
             " (deterministic)"
         } else {
             ""
         },
         s.merged,
-        s.wasted
+        s.wasted,
+        s.predicted
     );
     if r.input_errors > 0 {
         eprintln!("  the input had {} syntax error nodes", r.input_errors);

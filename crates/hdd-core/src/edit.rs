@@ -60,6 +60,10 @@ impl EditSet {
         edits.sort_by_key(|e| (e.range.start, e.range.end));
         let mut out: Vec<Edit> = Vec::with_capacity(edits.len());
         for edit in edits {
+            if edit.range.is_empty() && edit.replacement.is_empty() {
+                // Changes nothing: sets that differ only by such edits are equal.
+                continue;
+            }
             if let Some(last) = out.last_mut()
                 && edit.range.start < last.range.end
             {

@@ -66,6 +66,10 @@ pub struct Stats {
     /// Successes found against an older best, rebased onto the current one and accepted
     /// after a test of their own (independent successes of parallel tests, merged).
     pub merged: u64,
+    /// Candidates not tested because the same edits, rebased, had failed against an
+    /// earlier best in a test that ended after the best moved on (parallel runs; never in
+    /// the last round, which tests everything).
+    pub predicted: u64,
     /// Full rounds of all passes.
     pub rounds: u64,
     /// Per pass, in first-run order.
@@ -122,6 +126,9 @@ struct PassRun {
     stopped: bool,
 }
 
+/// How many failures of tests that ended after the best moved on are kept as hints.
+const MAX_FAILURES: usize = 256;
+
 /// A test the executor is running.
 struct Flight {
     /// The [`Session::first_interesting`] call it belongs to (`None`: a merge, which
@@ -177,6 +184,11 @@ pub struct Session<'a> {
     calls: u64,
     /// Successes found against an older best, rebased onto a newer one, to be tested.
     merges: VecDeque<(u64, EditSet)>,
+    /// Edits that failed against an older best (tests that ended after the best moved
+    /// on), rebased onto the current best: a candidate with the same edits is predicted
+    /// to fail while `hints` is on.
+    failures: VecDeque<EditSet>,
+    hints: bool,
 }
 
 impl<'a> Session<'a> {
@@ -221,6 +233,8 @@ impl<'a> Session<'a> {
             next_ticket: 0,
             calls: 0,
             merges: VecDeque::new(),
+            failures: VecDeque::new(),
+            hints: false,
         })
     }
 
@@ -490,6 +504,10 @@ impl<'a> Session<'a> {
         if edits.is_empty() {
             return None;
         }
+        if self.hints && self.failures.contains(&edits) {
+            self.stats.predicted += 1;
+            return None;
+        }
         let limit = self.current.text().len().cast_signed();
         if doc_base.text().len().cast_signed() - edits.saving() >= limit {
             return None;
@@ -531,7 +549,17 @@ impl<'a> Session<'a> {
         };
         self.cache.insert(flight.key, verdict);
         if !verdict {
-            self.stats.wasted += u64::from(flight.call.is_some());
+            if flight.call.is_some() {
+                self.stats.wasted += 1;
+                if let Some(failed) = self.rebase(flight.version, &flight.edits)
+                    && !failed.is_empty()
+                {
+                    if self.failures.len() >= MAX_FAILURES {
+                        self.failures.pop_front();
+                    }
+                    self.failures.push_back(failed);
+                }
+            }
             return Ok(());
         }
         if flight.call.is_none() && flight.version == self.version() {
@@ -657,6 +685,10 @@ impl<'a> Session<'a> {
 
     fn accept(&mut self, mut doc: Document, edits: EditSet) -> Result<(), Error> {
         debug_assert!(doc.text().len() < self.current.text().len());
+        self.failures = std::mem::take(&mut self.failures)
+            .into_iter()
+            .filter_map(|f| f.rebase(&edits).filter(|f| !f.is_empty()))
+            .collect();
         self.history.push(edits);
         doc.set_version(self.version());
         let saved = (self.current.text().len() - doc.text().len()) as u64;
@@ -671,9 +703,10 @@ impl<'a> Session<'a> {
     }
 
     /// Runs the default passes to a fixpoint: until a whole round in which no pass was
-    /// stopped early ([`Patience`]) saves nothing. Rounds run with patience while they make
-    /// progress; a round that saves nothing after stopping some pass early is followed by
-    /// one without, so the end result is one that no pass can shrink, as without patience.
+    /// stopped early ([`Patience`]) and no candidate was predicted to fail
+    /// ([`Stats::predicted`]) saves nothing. Rounds run with patience and predictions while
+    /// they make progress; a round that saves nothing after skipping something is followed
+    /// by one without, so the end result is one that no pass can shrink.
     ///
     /// # Errors
     /// When the executor or the observer fails.
@@ -689,6 +722,8 @@ impl<'a> Session<'a> {
         loop {
             self.stats.rounds += 1;
             self.active = if patient { self.patience } else { None };
+            self.hints = patient && !self.deterministic;
+            let predicted = self.stats.predicted;
             let before = self.current.text().len();
             let mut stopped = false;
             for pass in passes.iter_mut() {
@@ -696,9 +731,12 @@ impl<'a> Session<'a> {
                 stopped |= self.run.stopped;
             }
             self.settle()?;
+            self.hints = false;
             if self.current.text().len() < before {
                 patient = true;
-            } else if stopped {
+            } else if stopped || self.stats.predicted > predicted {
+                // Something was skipped (a pass stopped early, a candidate predicted to
+                // fail): one more round that skips nothing.
                 patient = false;
             } else {
                 return Ok(());
@@ -842,7 +880,7 @@ mod tests {
 
     #[test]
     fn parallel_successes_are_merged_and_every_best_is_interesting() {
-        let mut merged = 0;
+        let (mut merged, mut predicted) = (0, 0);
         for seed in 0..4 {
             let (text, stats) = reduce(4, false, seed);
             assert!(interesting(&text));
@@ -852,7 +890,9 @@ mod tests {
                 String::from_utf8_lossy(&text)
             );
             merged += stats.merged;
+            predicted += stats.predicted;
         }
         assert!(merged > 0, "no success of a test left running was merged");
+        assert!(predicted > 0, "no failure of a test left running was used");
     }
 }
