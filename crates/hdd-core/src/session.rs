@@ -343,6 +343,14 @@ impl<'a> Session<'a> {
                 };
                 let key = TextKey::of(doc.text());
                 let verdict = self.cache.get(key);
+                let flight = Flight {
+                    call: Some(call),
+                    index: i,
+                    key,
+                    version,
+                    edits,
+                    doc,
+                };
                 if self.deterministic {
                     if verdict.is_some() || slots.iter().any(|s| s.key == key) {
                         self.stats.cache_hits += 1;
@@ -351,11 +359,11 @@ impl<'a> Session<'a> {
                             key,
                             ticket: None,
                             verdict: None,
-                            cached: Some((edits, doc)),
+                            cached: Some((flight.edits, flight.doc)),
                         });
                         continue;
                     }
-                    let ticket = self.start(Some(call), i, key, version, edits, doc)?;
+                    let ticket = self.start(flight)?;
                     slots.push_back(Slot {
                         index: i,
                         key,
@@ -368,12 +376,12 @@ impl<'a> Session<'a> {
                 if verdict.is_some() || self.flights.values().any(|f| f.key == key) {
                     self.stats.cache_hits += 1;
                     if verdict == Some(true) {
-                        self.accept(doc, edits)?;
+                        self.accept(flight.doc, flight.edits)?;
                         return Ok(Some(i));
                     }
                     continue;
                 }
-                self.start(Some(call), i, key, version, edits, doc)?;
+                self.start(flight)?;
             }
             if self.deterministic {
                 // Use verdicts in candidate order, as one job would.
@@ -595,36 +603,28 @@ impl<'a> Session<'a> {
                 self.accept(doc, edits)
             }
             Some(false) => Ok(()),
-            None => self.start(None, 0, key, version, edits, doc).map(drop),
+            None => self
+                .start(Flight {
+                    call: None,
+                    index: 0,
+                    key,
+                    version,
+                    edits,
+                    doc,
+                })
+                .map(drop),
         }
     }
 
-    fn start(
-        &mut self,
-        call: Option<u64>,
-        index: usize,
-        key: TextKey,
-        version: u64,
-        edits: EditSet,
-        doc: Document,
-    ) -> Result<Ticket, Error> {
+    /// Starts the test of `flight`'s text.
+    fn start(&mut self, flight: Flight) -> Result<Ticket, Error> {
         let ticket = self.next_ticket;
         self.next_ticket += 1;
         self.executor
-            .start(ticket, doc.text())
+            .start(ticket, flight.doc.text())
             .map_err(Error::Executor)?;
         self.count_test();
-        self.flights.insert(
-            ticket,
-            Flight {
-                call,
-                index,
-                key,
-                version,
-                edits,
-                doc,
-            },
-        );
+        self.flights.insert(ticket, flight);
         Ok(ticket)
     }
 
