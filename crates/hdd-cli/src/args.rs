@@ -11,6 +11,7 @@ Exit codes:
   2  bad command line or input (unknown language, missing file, test not executable, FILE.orig exists)
   3  the original input is not interesting
   4  the final result was not interesting on re-check (flaky test)
+  5  the result is empty and --allow-empty was not given (the test is probably too weak)
   130  interrupted (Ctrl-C, SIGTERM): tests killed, the best result so far is on disk";
 
 /// hdd: a fast, grammar-aware test-case reducer.
@@ -62,4 +63,19 @@ pub(crate) struct ReduceArgs {
     /// Overwrite an existing FILE.orig backup.
     #[arg(long)]
     pub(crate) force: bool,
+    /// Accept an empty result (by default an empty result is an error: the test is
+    /// probably too weak).
+    #[arg(long)]
+    pub(crate) allow_empty: bool,
+    /// Re-run the test K more times on every interesting candidate and trust it only if
+    /// every run agrees (for flaky tests).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub(crate) confirm: u32,
+    /// Print events as JSON lines on stdout (start, round_start, pass_start, pass_end,
+    /// accepted, warning, done, error; see the README).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// No progress line and no summary; warnings and errors only.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
 }

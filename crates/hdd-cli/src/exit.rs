@@ -13,6 +13,10 @@ pub(crate) const NOT_INTERESTING: u8 = 3;
 /// The final result was not interesting when re-checked: the test is flaky.
 pub(crate) const FLAKY: u8 = 4;
 
+/// The result is empty and `--allow-empty` was not given: the test is probably too
+/// weak. The empty result is on disk, the original in its backup.
+pub(crate) const EMPTY: u8 = 5;
+
 /// SIGINT (Ctrl-C) or SIGTERM: every test was stopped; the best result so far is on
 /// disk and the original's backup is intact (128 + SIGINT, the shell convention).
 pub(crate) const INTERRUPTED: u8 = 130;

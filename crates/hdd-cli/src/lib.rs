@@ -4,6 +4,7 @@
 mod args;
 mod exit;
 mod reduce;
+mod report;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -8,11 +8,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, anyhow};
-use hdd::{Document, Lang, Reducer, Reduction};
+use hdd::{Event, Lang, Reducer, Reduction};
 use hdd_exec::{LocalExecutor, TestCommand, interrupted, stop_on_signals};
+use serde_json::json;
 
 use crate::args::ReduceArgs;
-use crate::exit::{FLAKY, Failure, INTERRUPTED, NOT_INTERESTING};
+use crate::exit::{EMPTY, FLAKY, Failure, INTERRUPTED, NOT_INTERESTING};
+use crate::report::Reporter;
 
 /// The name of the language-agnostic mode.
 pub(crate) const TEXT: &str = "text";
@@ -25,6 +27,15 @@ pub(crate) const TEXT: &str = "text";
 const MAX_DEFAULT_JOBS: usize = 16;
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
+    let mut reporter = Reporter::new(args.quiet, args.json);
+    let result = reduce(args, &mut reporter);
+    if let Err(failure) = &result {
+        reporter.error(&format!("{:#}", failure.error), failure.code);
+    }
+    result
+}
+
+fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     let started = Instant::now();
     let lang = choose_lang(args)?;
     let input = fs::read(&args.file)
@@ -51,41 +62,72 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
         return Err(Failure::usage(anyhow!("-j must be at least 1")));
     }
     let mut executor = LocalExecutor::new(command.clone(), jobs).map_err(Failure::failed)?;
+    executor.set_confirmations(args.confirm);
+    reporter.about(json!({
+        "file": args.file,
+        "output": args.output.as_ref().unwrap_or(&args.file),
+        "language": lang.map_or(TEXT, Lang::name),
+        "jobs": jobs,
+        "deterministic": args.deterministic,
+        "timeout": args.timeout,
+    }));
 
     let (dest, backup) = destinations(args)?;
+    stop_on_signals();
     check_original(&executor, &input, &command, &args.file)?;
+    let accepts_empty = sanity_checks(&executor, &input, reporter)?;
+    if interrupted() {
+        return Err(Failure {
+            error: anyhow!(
+                "interrupted before reducing; {} is untouched",
+                args.file.display()
+            ),
+            code: INTERRUPTED,
+        });
+    }
     if let Some(backup) = &backup {
         fs::write(backup, &input)
             .with_context(|| format!("writing the backup {}", backup.display()))
             .map_err(Failure::failed)?;
     }
 
-    let mut save = |doc: &Document| -> Result<(), hdd::BoxError> {
-        write_atomically(&dest, doc.text())?;
-        Ok(())
+    let outcome = {
+        let mut observe = |event: Event<'_>| -> Result<(), hdd::BoxError> {
+            if let Event::Best(doc) = event {
+                write_atomically(&dest, doc.text())?;
+            }
+            reporter.event(&event);
+            Ok(())
+        };
+        Reducer::new(lang)
+            .original_checked(true)
+            .deterministic(args.deterministic)
+            .reduce_partial(input, &mut executor, &mut observe)
     };
-    stop_on_signals();
-    let reduction = Reducer::new(lang)
-        .original_checked(true)
-        .deterministic(args.deterministic)
-        .reduce_with(input, &mut executor, &mut save);
-    let reduction = match reduction {
+    let reduction = match outcome {
         Ok(reduction) => reduction,
-        Err(_) if interrupted() => {
+        Err(stopped) if interrupted() => {
             drop(executor);
+            let kept = format!(
+                "the best result so far is in {}{}",
+                dest.display(),
+                backup
+                    .as_ref()
+                    .map(|b| format!(" and the original in {}", b.display()))
+                    .unwrap_or_default()
+            );
+            if let Some(r) = &stopped.reduction {
+                reporter.done("interrupted", jobs, r);
+                if !args.quiet {
+                    print_summary(args, jobs, &dest, r, started.elapsed(), "interrupted");
+                }
+            }
             return Err(Failure {
-                error: anyhow!(
-                    "interrupted; every test was stopped, the best result so far is in {}{}",
-                    dest.display(),
-                    backup
-                        .as_ref()
-                        .map(|b| format!(" and the original in {}", b.display()))
-                        .unwrap_or_default()
-                ),
+                error: anyhow!("interrupted; every test was stopped, {kept}"),
                 code: INTERRUPTED,
             });
         }
-        Err(e) => return Err(Failure::failed(anyhow!(e))),
+        Err(stopped) => return Err(Failure::failed(anyhow!(stopped.error))),
     };
     if reduction.stats.accepted == 0 && backup.is_none() {
         write_atomically(&dest, &reduction.text).map_err(Failure::failed)?;
@@ -94,7 +136,18 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     let recheck = executor
         .run_one(&reduction.text, false)
         .map_err(Failure::failed)?;
-    print_summary(args, jobs, &dest, &reduction, started.elapsed());
+    let empty = reduction.text.is_empty() && !args.allow_empty;
+    let status = if !recheck.status.interesting() {
+        "flaky"
+    } else if empty {
+        "empty"
+    } else {
+        "ok"
+    };
+    reporter.done(status, jobs, &reduction);
+    if !args.quiet {
+        print_summary(args, jobs, &dest, &reduction, started.elapsed(), "reduced");
+    }
     if !recheck.status.interesting() {
         return Err(Failure {
             error: anyhow!(
@@ -106,8 +159,62 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
             code: FLAKY,
         });
     }
+    if empty {
+        return Err(Failure {
+            error: anyhow!(
+                "the result in {} is empty: the test {}accepts an empty file, so it is \
+                 probably too weak (it should check for the bug itself){}; pass \
+                 --allow-empty if an empty result is what you want",
+                dest.display(),
+                if accepts_empty { "" } else { "now " },
+                backup
+                    .as_ref()
+                    .map(|b| format!("; the original is in {}", b.display()))
+                    .unwrap_or_default()
+            ),
+            code: EMPTY,
+        });
+    }
     Ok(())
 }
+
+/// Two more runs before reducing, at once: the original again (a different answer
+/// means the test is flaky) and an empty file (a test that accepts it is probably too
+/// weak). Both are warnings; returns whether the empty file was interesting.
+fn sanity_checks(
+    executor: &LocalExecutor,
+    input: &[u8],
+    reporter: &mut Reporter,
+) -> Result<bool, Failure> {
+    let mut runs = executor.run_all(&[input, b""]).into_iter();
+    let mut next = || {
+        runs.next()
+            .expect("one run per text")
+            .map_err(Failure::failed)
+    };
+    let (again, empty) = (next()?, next()?);
+    if !again.status.interesting() {
+        reporter.warn(&format!(
+            "the original was interesting once and not on a second run ({}): the test \
+             looks flaky, results may not reproduce (--confirm K re-runs every success K \
+             more times)",
+            again.status
+        ));
+    }
+    let accepts_empty = empty.status.interesting() && !input.is_empty();
+    if accepts_empty {
+        reporter.warn(
+            "the test also accepts an empty file: it is probably too weak (it should check \
+             for the bug itself, e.g. grep the error message); the run will fail if the \
+             result is empty, unless --allow-empty",
+        );
+    }
+    Ok(accepts_empty)
+}
+
+/// Test runs outside the reduction: the original (checked, then again for flakiness),
+/// an empty file, and the result at the end. Counted in the summary's tests.
+pub(crate) const CHECKS: u64 = 4;
 
 /// The language to reduce in: `None` is the language-agnostic text mode (lines, words,
 /// bytes), chosen by `--lang text` or by an extension no grammar claims.
@@ -220,7 +327,7 @@ fn write_atomically(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn percent(after: usize, before: usize) -> String {
+pub(crate) fn percent(after: usize, before: usize) -> String {
     if before == 0 {
         return "-".into();
     }
@@ -230,9 +337,16 @@ fn percent(after: usize, before: usize) -> String {
 }
 
 #[expect(clippy::print_stderr, reason = "the summary goes to stderr")]
-fn print_summary(args: &ReduceArgs, jobs: usize, dest: &Path, r: &Reduction, elapsed: Duration) {
+fn print_summary(
+    args: &ReduceArgs,
+    jobs: usize,
+    dest: &Path,
+    r: &Reduction,
+    elapsed: Duration,
+    what: &str,
+) {
     let (b, a) = (r.before, r.after);
-    eprintln!("hdd: reduced {} -> {}", args.file.display(), dest.display());
+    eprintln!("hdd: {what} {} -> {}", args.file.display(), dest.display());
     eprintln!(
         "  bytes  {:>9} -> {:<9} ({})",
         b.bytes,
@@ -252,10 +366,9 @@ fn print_summary(args: &ReduceArgs, jobs: usize, dest: &Path, r: &Reduction, ela
         percent(a.lines, b.lines)
     );
     let s = &r.stats;
-    // +2: the check of the original and the re-check of the result.
     eprintln!(
         "  tests run {}, cache hits {}, invalid candidates filtered {}, accepted {}, time {:.1} s",
-        s.tests + 2,
+        s.tests + CHECKS,
         s.cache_hits,
         s.invalid,
         s.accepted,

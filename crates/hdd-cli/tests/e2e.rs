@@ -6,3 +6,4 @@ mod corpus;
 mod errors;
 mod invariants;
 mod parallel;
+mod trust;

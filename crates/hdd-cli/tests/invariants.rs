@@ -112,7 +112,9 @@ fn invariant_3_only_valid_new_texts_reach_the_test() {
             "{}",
             String::from_utf8_lossy(&text)
         );
-        if text != INPUT.as_bytes() && text != result {
+        // The original, the result and the empty file are also run by the checks
+        // around the reduction (twice, at the end, once).
+        if text != INPUT.as_bytes() && text != result && !text.is_empty() {
             assert!(seen.insert(text), "a text reached the test twice");
         }
     }

@@ -11,7 +11,7 @@
 //!
 //! let src = b"int f(void) { return 1; }\nint keep;\n".to_vec();
 //! let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(8).any(|w| w == b"int keep"));
-//! let mut observer = |_: &hdd_core::Document| Ok(());
+//! let mut observer = |_: hdd_core::Event<'_>| Ok(());
 //! let mut session = Session::new(Some(Lang::C), src, &mut exec, &mut observer).unwrap();
 //! session.check_original().unwrap();
 //! session.reduce().unwrap();
@@ -33,4 +33,4 @@ pub use crate::document::{Document, count_errors, leaves};
 pub use crate::edit::{Edit, EditSet};
 pub use crate::exec::{BoxError, ClosureExecutor, Executor, Ticket};
 pub use crate::passes::Pass;
-pub use crate::session::{Error, Observer, PassStats, Patience, Session, Stats};
+pub use crate::session::{Error, Event, Observer, PassStats, Patience, Session, Stats};

@@ -141,6 +141,18 @@ struct Flight {
     version: u64,
     edits: EditSet,
     doc: Document,
+    /// For a merge: the successes it puts together (against `version`), whose union is
+    /// `edits`; empty for a candidate.
+    parts: Vec<EditSet>,
+}
+
+/// Successes found against an older best, waiting to be tested together on a newer one.
+struct Merge {
+    /// The best `parts` are against.
+    version: u64,
+    parts: Vec<EditSet>,
+    /// A half of a merge that failed: tested on its own, not joined with the others.
+    alone: bool,
 }
 
 /// A candidate of the running call, in candidate order (`--deterministic`).
@@ -155,8 +167,44 @@ struct Slot {
     cached: Option<(EditSet, Document)>,
 }
 
-/// Called with every new best document (which is interesting); an error stops the run.
-pub type Observer<'a> = dyn FnMut(&Document) -> Result<(), BoxError> + 'a;
+/// What a session tells its [`Observer`] as the reduction goes.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Event<'e> {
+    /// [`Session::reduce`] starts on this document (the original).
+    Started(&'e Document),
+    /// A new best: interesting, and smaller than the one before. Whoever must keep the
+    /// best (the CLI writes it to disk) keeps this one.
+    Best(&'e Document),
+    /// A round of all passes starts ([`Session::reduce`]); rounds count from 1.
+    RoundStarted {
+        /// The round's number.
+        round: u64,
+    },
+    /// A pass starts, the `index`-th (from 0) of the `count` passes of a round.
+    PassStarted {
+        /// The pass's name.
+        pass: &'static str,
+        /// Its position in the round.
+        index: usize,
+        /// How many passes the round runs.
+        count: usize,
+    },
+    /// A pass ended; `run` holds what this run of it did (`stopped_early` is 1 when its
+    /// patience ran out).
+    PassEnded {
+        /// This run's counters.
+        run: &'e PassStats,
+    },
+    /// A test ended.
+    Tested {
+        /// Its verdict.
+        interesting: bool,
+    },
+}
+
+/// Called with every [`Event`]; an error stops the run.
+pub type Observer<'a> = dyn FnMut(Event<'_>) -> Result<(), BoxError> + 'a;
 
 /// The state of one reduction. Passes propose candidates through
 /// [`Session::first_interesting`] and never run tests themselves.
@@ -182,8 +230,9 @@ pub struct Session<'a> {
     flights: HashMap<Ticket, Flight>,
     next_ticket: Ticket,
     calls: u64,
-    /// Successes found against an older best, rebased onto a newer one, to be tested.
-    merges: VecDeque<(u64, EditSet)>,
+    /// Successes found against an older best, to be tested on the current one: all
+    /// waiting ones together, one merge at a time, halved when the whole fails.
+    merges: VecDeque<Merge>,
     /// Edits that failed against an older best (tests that ended after the best moved
     /// on), rebased onto the current best: a candidate with the same edits is predicted
     /// to fail while `hints` is on.
@@ -283,18 +332,17 @@ impl<'a> Session<'a> {
             .map_err(Error::Executor)?;
         self.count_test();
         loop {
-            match self.executor.wait().map_err(Error::Executor)? {
-                Some((t, verdict)) if t == ticket => {
-                    self.cache.insert(TextKey::of(self.current.text()), verdict);
-                    return if verdict {
-                        Ok(())
-                    } else {
-                        Err(Error::OriginalNotInteresting)
-                    };
-                }
-                Some((t, verdict)) => self.landed(t, verdict)?,
-                None => return Err(lost()),
+            let (t, verdict) = self.wait()?;
+            if t != ticket {
+                self.landed(t, verdict)?;
+                continue;
             }
+            self.cache.insert(TextKey::of(self.current.text()), verdict);
+            return if verdict {
+                Ok(())
+            } else {
+                Err(Error::OriginalNotInteresting)
+            };
         }
     }
 
@@ -322,10 +370,8 @@ impl<'a> Session<'a> {
         loop {
             // Keep every job busy: merges first, then this call's candidates.
             while self.flights.len() < jobs {
-                if !self.deterministic
-                    && let Some((version, edits)) = self.merges.pop_front()
-                {
-                    self.start_merge(version, &edits)?;
+                if !self.deterministic && self.merge_due() {
+                    self.start_merge()?;
                     continue;
                 }
                 if exhausted || (!self.deterministic && self.out_of_patience()) {
@@ -350,6 +396,7 @@ impl<'a> Session<'a> {
                     version,
                     edits,
                     doc,
+                    parts: Vec::new(),
                 };
                 if self.deterministic {
                     if verdict.is_some() || slots.iter().any(|s| s.key == key) {
@@ -373,7 +420,7 @@ impl<'a> Session<'a> {
                     });
                     continue;
                 }
-                if verdict.is_some() || self.flights.values().any(|f| f.key == key) {
+                if verdict.is_some() || self.testing(key) {
                     self.stats.cache_hits += 1;
                     if verdict == Some(true) {
                         self.accept(flight.doc, flight.edits)?;
@@ -466,10 +513,8 @@ impl<'a> Session<'a> {
     pub fn settle(&mut self) -> Result<(), Error> {
         let jobs = self.executor.jobs().max(1);
         loop {
-            while self.flights.len() < jobs
-                && let Some((version, edits)) = self.merges.pop_front()
-            {
-                self.start_merge(version, &edits)?;
+            while self.flights.len() < jobs && self.merge_due() {
+                self.start_merge()?;
             }
             if self.flights.is_empty() {
                 return Ok(());
@@ -538,15 +583,13 @@ impl<'a> Session<'a> {
         Some(edits)
     }
 
-    /// A success against an older best: queued, rebased onto the current one, for a
-    /// test of its own; counted as wasted when it clashes.
+    /// A success against an older best: queued for a merge.
     fn rebase_success(&mut self, version: u64, edits: EditSet) {
-        match self.rebase(version, &edits) {
-            Some(rebased) if !rebased.is_empty() => {
-                self.merges.push_back((self.version(), rebased));
-            }
-            _ => self.stats.wasted += 1,
-        }
+        self.merges.push_back(Merge {
+            version,
+            parts: vec![edits],
+            alone: false,
+        });
     }
 
     /// The verdict of a test of no running call: a merge, or a test left running when
@@ -557,7 +600,9 @@ impl<'a> Session<'a> {
         };
         self.cache.insert(flight.key, verdict);
         if !verdict {
-            if flight.call.is_some() {
+            if flight.call.is_none() {
+                self.halve_merge(flight.version, flight.parts);
+            } else {
                 self.stats.wasted += 1;
                 if let Some(failed) = self.rebase(flight.version, &flight.edits)
                     && !failed.is_empty()
@@ -570,39 +615,99 @@ impl<'a> Session<'a> {
             }
             return Ok(());
         }
-        if flight.call.is_none() && flight.version == self.version() {
-            self.stats.merged += 1;
+        if flight.call.is_some() {
+            self.rebase_success(flight.version, flight.edits);
+        } else if flight.version == self.version() {
+            self.stats.merged += flight.parts.len() as u64;
             return self.accept(flight.doc, flight.edits);
+        } else {
+            // Interesting, but the best moved on while it ran: it waits for the next
+            // merge, with whatever else came in.
+            self.merges.push_back(Merge {
+                version: flight.version,
+                parts: flight.parts,
+                alone: false,
+            });
         }
-        self.rebase_success(flight.version, flight.edits);
         Ok(())
     }
 
-    /// Starts a test of a rebased success.
-    fn start_merge(&mut self, version: u64, edits: &EditSet) -> Result<(), Error> {
-        let Some(edits) = (if version == self.version() {
-            Some(edits.clone())
-        } else {
-            self.rebase(version, edits)
-        }) else {
-            self.stats.wasted += 1;
+    /// Whether a test of the text with this key is running.
+    fn testing(&self, key: TextKey) -> bool {
+        self.flights.values().any(|f| f.key == key)
+    }
+
+    /// Whether a merge should start now: one is waiting and none is running (the
+    /// successes that come in while one runs wait, to be tested together).
+    fn merge_due(&self) -> bool {
+        !self.merges.is_empty() && !self.flights.values().any(|f| f.call.is_none())
+    }
+
+    /// Starts the test of the next merge: the waiting successes, rebased onto the current
+    /// best, put together (those that clash with it are dropped; one that overlaps
+    /// another waits for the next merge); or a half of a merge that failed, alone.
+    fn start_merge(&mut self) -> Result<(), Error> {
+        let mut group = Vec::new();
+        while let Some(merge) = self.merges.pop_front() {
+            let alone = merge.alone;
+            if alone && !group.is_empty() {
+                self.merges.push_front(merge);
+                break;
+            }
+            group.push(merge);
+            if alone || self.merges.front().is_some_and(|m| m.alone) {
+                break;
+            }
+        }
+        let now = self.version();
+        let mut union = EditSet::default();
+        let mut parts = Vec::new();
+        let mut overlapping = Vec::new();
+        for merge in group {
+            for part in merge.parts {
+                match self.rebase(merge.version, &part) {
+                    None => self.stats.wasted += 1,
+                    Some(part) if part.is_empty() => {}
+                    Some(part) => match union.merge(&part) {
+                        Some(joined) => {
+                            union = joined;
+                            parts.push(part);
+                        }
+                        None => overlapping.push(part),
+                    },
+                }
+            }
+        }
+        if !overlapping.is_empty() {
+            self.merges.push_back(Merge {
+                version: now,
+                parts: overlapping,
+                alone: false,
+            });
+        }
+        if parts.is_empty() {
             return Ok(());
-        };
+        }
         let current = self.current.clone();
-        let Some((version, edits, doc)) = self.prepare(&current, Some(edits)) else {
+        let Some((version, edits, doc)) = self.prepare(&current, Some(union)) else {
+            // Not valid (or predicted to fail) together: each half on its own.
+            self.halve_merge(now, parts);
             return Ok(());
         };
         let key = TextKey::of(doc.text());
-        if self.flights.values().any(|f| f.key == key) {
+        if self.testing(key) {
             // The same text is being tested: its verdict will do.
             return Ok(());
         }
         match self.cache.get(key) {
             Some(true) => {
-                self.stats.merged += 1;
+                self.stats.merged += parts.len() as u64;
                 self.accept(doc, edits)
             }
-            Some(false) => Ok(()),
+            Some(false) => {
+                self.halve_merge(now, parts);
+                Ok(())
+            }
             None => self
                 .start(Flight {
                     call: None,
@@ -611,8 +716,26 @@ impl<'a> Session<'a> {
                     version,
                     edits,
                     doc,
+                    parts,
                 })
                 .map(drop),
+        }
+    }
+
+    /// A merge of `parts` (against best `version`) was not interesting: its halves are
+    /// tested next, each on its own; a single success that fails on a newer best is
+    /// dropped.
+    fn halve_merge(&mut self, version: u64, mut parts: Vec<EditSet>) {
+        if parts.len() < 2 {
+            return;
+        }
+        let second = parts.split_off(parts.len() / 2);
+        for half in [second, parts] {
+            self.merges.push_front(Merge {
+                version,
+                parts: half,
+                alone: true,
+            });
         }
     }
 
@@ -637,10 +760,17 @@ impl<'a> Session<'a> {
     }
 
     fn wait(&mut self) -> Result<(Ticket, bool), Error> {
-        self.executor
+        let (ticket, interesting) = self
+            .executor
             .wait()
             .map_err(Error::Executor)?
-            .ok_or_else(lost)
+            .ok_or_else(lost)?;
+        self.emit(Event::Tested { interesting })?;
+        Ok((ticket, interesting))
+    }
+
+    fn emit(&mut self, event: Event<'_>) -> Result<(), Error> {
+        (self.observer)(event).map_err(Error::Observer)
     }
 
     /// Stops the tests of `call` still running: their verdicts are not needed.
@@ -697,7 +827,7 @@ impl<'a> Session<'a> {
         pass.accepted += 1;
         pass.bytes_saved += saved;
         self.run.accepted.push((self.run.tests, saved));
-        (self.observer)(&doc).map_err(Error::Observer)?;
+        (self.observer)(Event::Best(&doc)).map_err(Error::Observer)?;
         self.current = doc;
         Ok(())
     }
@@ -711,6 +841,7 @@ impl<'a> Session<'a> {
     /// # Errors
     /// When the executor or the observer fails.
     pub fn reduce(&mut self) -> Result<(), Error> {
+        (self.observer)(Event::Started(&self.current)).map_err(Error::Observer)?;
         let mut passes = passes::default_passes(self.table.is_some());
         let result = self.fixpoint(&mut passes);
         self.active = None;
@@ -726,7 +857,16 @@ impl<'a> Session<'a> {
             let predicted = self.stats.predicted;
             let before = self.current.text().len();
             let mut stopped = false;
-            for pass in passes.iter_mut() {
+            self.emit(Event::RoundStarted {
+                round: self.stats.rounds,
+            })?;
+            let count = passes.len();
+            for (index, pass) in passes.iter_mut().enumerate() {
+                self.emit(Event::PassStarted {
+                    pass: pass.name(),
+                    index,
+                    count,
+                })?;
                 self.run_pass(pass.as_mut())?;
                 stopped |= self.run.stopped;
             }
@@ -752,9 +892,20 @@ impl<'a> Session<'a> {
         let started = Instant::now();
         self.pass = pass.name();
         self.run = PassRun::default();
+        let before = self.stats.pass(pass.name()).clone();
         let result = pass.run(self);
-        self.stats.pass(pass.name()).time += started.elapsed();
-        result
+        let after = self.stats.pass(pass.name());
+        after.time += started.elapsed();
+        let run = PassStats {
+            name: after.name,
+            tests: after.tests - before.tests,
+            accepted: after.accepted - before.accepted,
+            bytes_saved: after.bytes_saved - before.bytes_saved,
+            time: after.time - before.time,
+            stopped_early: after.stopped_early - before.stopped_early,
+        };
+        result?;
+        self.emit(Event::PassEnded { run: &run })
     }
 
     /// Ends the session, returning the best document and the counters. Tests still
@@ -852,8 +1003,10 @@ mod tests {
             running: Vec::new(),
             seed,
         };
-        let mut observer = |doc: &Document| {
-            assert!(interesting(doc.text()), "a best that is not interesting");
+        let mut observer = |e: Event<'_>| {
+            if let Event::Best(doc) = e {
+                assert!(interesting(doc.text()), "a best that is not interesting");
+            }
             Ok(())
         };
         let mut session = Session::new(Some(Lang::C), input(), &mut exec, &mut observer).unwrap();

@@ -8,7 +8,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -162,6 +162,8 @@ pub struct LocalExecutor {
 #[derive(Debug)]
 struct Shared {
     command: TestCommand,
+    /// More runs an interesting candidate needs to be trusted.
+    confirmations: AtomicU32,
     root: tempfile::TempDir,
     next: AtomicU64,
     groups: Mutex<Groups>,
@@ -177,16 +179,49 @@ struct Groups {
 /// Set by SIGINT and SIGTERM once [`stop_on_signals`] is called.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// The process groups of every running test of this process, for the signal handler
+/// (which may not take locks): 0 is a free slot. Tests past the table's size are still
+/// stopped by the first signal's orderly path, not by a second signal.
+static LIVE_GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+
+/// Notes a running test's process group; returns its slot.
+fn register_group(group: i32) -> Option<usize> {
+    LIVE_GROUPS.iter().position(|slot| {
+        slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    })
+}
+
 extern "C" fn on_signal(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
+    const STOPPING: &[u8] =
+        b"\nhdd: stopping every test, keeping the best result (press Ctrl-C again to quit at once)\n";
+    if !INTERRUPTED.swap(true, Ordering::SeqCst) {
+        // SAFETY: write(2) is async-signal-safe; the buffer is a static.
+        unsafe {
+            libc::write(2, STOPPING.as_ptr().cast(), STOPPING.len());
+        }
+        return;
+    }
+    // A second signal: kill every test's group and exit now. Every best result was
+    // written whole (a rename), so the file on disk is interesting.
+    for slot in &LIVE_GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            kill_group(group);
+        }
+    }
+    // SAFETY: _exit is async-signal-safe and ends the process without running anything.
+    unsafe { libc::_exit(130) }
 }
 
 /// From now on SIGINT (Ctrl-C) and SIGTERM do not kill the process at once: the next
 /// [`Executor::wait`] of any [`LocalExecutor`] stops its tests (process groups and all)
 /// and fails with [`Error::Interrupted`], so the caller can keep its best result and exit.
+/// A second signal kills every test's process group and exits with 130 at once.
 pub fn stop_on_signals() {
     let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    // SAFETY: the handler uses atomics, write(2), killpg and _exit, all
+    // async-signal-safe.
     unsafe {
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
@@ -217,6 +252,7 @@ impl LocalExecutor {
         Ok(LocalExecutor {
             shared: Arc::new(Shared {
                 command,
+                confirmations: AtomicU32::new(0),
                 root,
                 next: AtomicU64::new(0),
                 groups: Mutex::new(Groups::default()),
@@ -236,6 +272,26 @@ impl LocalExecutor {
     /// When the sandbox cannot be made or the test cannot be started.
     pub fn run_one(&self, text: &[u8], keep: bool) -> Result<Outcome, Error> {
         self.shared.run(text, keep, None)
+    }
+
+    /// Runs the test on each text, all at once, waiting for every run.
+    pub fn run_all(&self, texts: &[&[u8]]) -> Vec<Result<Outcome, Error>> {
+        let shared = &*self.shared;
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = texts
+                .iter()
+                .map(|text| scope.spawn(move || shared.run(text, false, None)))
+                .collect();
+            runs.into_iter()
+                .map(|run| run.join().expect("a test thread does not panic"))
+                .collect()
+        })
+    }
+
+    /// Every candidate the test finds interesting is run `k` more times, and counts as
+    /// interesting only if every run says so (`--confirm K`, for flaky tests).
+    pub fn set_confirmations(&mut self, k: u32) {
+        self.shared.confirmations.store(k, Ordering::Relaxed);
     }
 
     fn cancel_all(&mut self) {
@@ -288,14 +344,18 @@ impl Shared {
                 });
             }
             let child = command.spawn();
-            if let (Some(t), Ok(child)) = (ticket, &child) {
+            let mut slot = None;
+            if let Ok(child) = &child {
                 let group = i32::try_from(child.id()).expect("a pid fits in i32");
-                groups.running.insert(t, group);
+                slot = register_group(group);
+                if let Some(t) = ticket {
+                    groups.running.insert(t, group);
+                }
             }
-            child
+            child.map(|child| (child, slot))
         };
-        let child = match child {
-            Ok(child) => child,
+        let (child, slot) = match child {
+            Ok(spawned) => spawned,
             Err(source) => {
                 let _ = fs::remove_dir_all(&dir);
                 return Err(Error::TestNotRunnable {
@@ -305,6 +365,9 @@ impl Shared {
             }
         };
         let status = wait(child, self.command.timeout);
+        if let Some(slot) = slot {
+            LIVE_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
         if let Some(t) = ticket {
             let mut groups = self.groups();
             groups.running.remove(&t);
@@ -344,7 +407,13 @@ impl Executor for LocalExecutor {
         let handle = std::thread::Builder::new()
             .name(format!("hdd-test-{ticket}"))
             .spawn(move || {
-                let result = shared.run(&text, false, Some(ticket));
+                let mut result = shared.run(&text, false, Some(ticket));
+                for _ in 0..shared.confirmations.load(Ordering::Relaxed) {
+                    if !matches!(&result, Ok(o) if o.status.interesting()) {
+                        break;
+                    }
+                    result = shared.run(&text, false, Some(ticket));
+                }
                 let _ = done.send((ticket, result.map(|o| o.status)));
             })
             .map_err(|e| BoxError::from(format!("starting a test thread: {e}")))?;

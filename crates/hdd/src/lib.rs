@@ -15,8 +15,8 @@
 #![deny(missing_docs)]
 
 pub use hdd_core::{
-    BoxError, ClosureExecutor, Document, Edit, EditSet, Error, Executor, Pass, PassStats, Session,
-    Stats,
+    BoxError, ClosureExecutor, Document, Edit, EditSet, Error, Event, Executor, Pass, PassStats,
+    Session, Stats,
 };
 pub use hdd_grammar::Lang;
 
@@ -107,7 +107,8 @@ impl Reducer {
         self.reduce_with(input, &mut executor, &mut |_| Ok(()))
     }
 
-    /// Reduces `input` with an executor, calling `observer` with every new best.
+    /// Reduces `input` with an executor, telling `observer` every [`Event`]: each new best
+    /// ([`Event::Best`]), rounds and passes as they start and end, every test's verdict.
     ///
     /// # Errors
     /// When the original is not interesting, the executor cannot run a test, or the
@@ -116,25 +117,63 @@ impl Reducer {
         &self,
         input: Vec<u8>,
         executor: &mut dyn Executor,
-        observer: &mut dyn FnMut(&Document) -> Result<(), BoxError>,
+        observer: &mut dyn FnMut(Event<'_>) -> Result<(), BoxError>,
     ) -> Result<Reduction, Error> {
-        let mut session = Session::new(self.lang, input, executor, observer)?;
+        self.reduce_partial(input, executor, observer)
+            .map_err(|stopped| stopped.error)
+    }
+
+    /// As [`Reducer::reduce_with`], but a run stopped by an error (an interrupted
+    /// executor, say) still gives what it had reached: the best so far and the counters.
+    ///
+    /// # Errors
+    /// As [`Reducer::reduce_with`], with the reduction so far when the input could be
+    /// parsed.
+    pub fn reduce_partial(
+        &self,
+        input: Vec<u8>,
+        executor: &mut dyn Executor,
+        observer: &mut dyn FnMut(Event<'_>) -> Result<(), BoxError>,
+    ) -> Result<Reduction, Box<Stopped>> {
+        let mut session = Session::new(self.lang, input, executor, observer).map_err(|error| {
+            Box::new(Stopped {
+                error,
+                reduction: None,
+            })
+        })?;
         session.set_deterministic(self.deterministic);
         let before = Sizes::of(session.current());
         let input_errors = session.current().error_count();
-        if !self.original_checked {
-            session.check_original()?;
-        }
-        session.reduce()?;
+        let result = if self.original_checked {
+            session.reduce()
+        } else {
+            session.check_original().and_then(|()| session.reduce())
+        };
         let (doc, stats) = session.finish();
-        Ok(Reduction {
+        let reduction = Reduction {
             after: Sizes::of(&doc),
             text: doc.text().to_vec(),
             before,
             input_errors,
             stats,
-        })
+        };
+        match result {
+            Ok(()) => Ok(reduction),
+            Err(error) => Err(Box::new(Stopped {
+                error,
+                reduction: Some(reduction),
+            })),
+        }
     }
+}
+
+/// A run that an error stopped.
+#[derive(Debug)]
+pub struct Stopped {
+    /// What stopped it.
+    pub error: Error,
+    /// What it had reached (its best is interesting); `None` when it never started.
+    pub reduction: Option<Reduction>,
 }
 
 #[cfg(test)]
@@ -172,8 +211,10 @@ mod tests {
         let mut accepted: Vec<Vec<u8>> = Vec::new();
         let mut executor = ClosureExecutor::new(needs_shift);
         Reducer::new(Some(Lang::C))
-            .reduce_with(INPUT.to_vec(), &mut executor, &mut |doc| {
-                accepted.push(doc.text().to_vec());
+            .reduce_with(INPUT.to_vec(), &mut executor, &mut |event| {
+                if let Event::Best(doc) = event {
+                    accepted.push(doc.text().to_vec());
+                }
                 Ok(())
             })
             .unwrap();
