@@ -29,6 +29,8 @@ enum Task {
     /// corpus and the shared benchmark cases; print a markdown table and write it
     /// to corpus/BENCH.md (raw results: `target/bench/<date>.jsonl`).
     Bench(bench::BenchArgs),
+    /// Write the man pages (`hdd.1`, `hdd-reduce.1`, …) to `target/man/`.
+    Man,
 }
 
 fn main() -> Result<()> {
@@ -36,6 +38,13 @@ fn main() -> Result<()> {
     match Cli::parse().task {
         Task::Grammars { check } => grammars::grammars(&root, check),
         Task::Bench(args) => bench::bench(&args, &root),
+        Task::Man => {
+            let dir = root.join("target/man");
+            for page in hdd_cli::man_pages(&dir)? {
+                println!("{}", page.display());
+            }
+            Ok(())
+        }
     }
 }
 

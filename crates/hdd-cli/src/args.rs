@@ -1,5 +1,6 @@
 //! Command-line arguments, as typed.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -26,13 +27,20 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Shrink FILE while TEST keeps saying it is interesting (exit 0).
     ///
-    /// TEST runs with no arguments in a private temporary folder that holds the
-    /// candidate under FILE's name; HDD_FILE names the candidate's path. FILE is reduced
-    /// in place, its original kept as FILE.orig, unless -o is given.
+    /// TEST runs in a private temporary folder that holds the candidate under FILE's
+    /// name; HDD_FILE names the candidate's path, and the candidate is also its stdin.
+    /// Instead of TEST, a command can follow `--`, with `@@` for the candidate's path
+    /// (as fuzzers do): `hdd reduce -o min.json crash.json -- ./target @@`. FILE is
+    /// reduced in place, its original kept as FILE.orig, unless -o is given.
     #[command(after_help = EXIT_CODES)]
     Reduce(ReduceArgs),
     /// List the languages hdd knows, with their file extensions and grammar versions.
     Langs,
+    /// Print a shell completion script: `hdd completions bash > ~/.local/share/bash-completion/completions/hdd`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -40,7 +48,23 @@ pub(crate) struct ReduceArgs {
     /// The input to shrink.
     pub(crate) file: PathBuf,
     /// The interestingness test: an executable that exits 0 when the bug still shows.
-    pub(crate) test: PathBuf,
+    #[arg(required_unless_present = "command")]
+    pub(crate) test: Option<PathBuf>,
+    /// A test command with its arguments, after `--`; `@@` stands for the candidate's
+    /// path (without `@@`, the candidate is on its stdin).
+    #[arg(last = true, value_name = "COMMAND", conflicts_with = "test")]
+    pub(crate) command: Vec<OsString>,
+    /// The exit code that means interesting (a test killed by signal N ends with
+    /// 128 + N, as in a shell: 134 is SIGABRT, 139 SIGSEGV).
+    #[arg(long, value_name = "CODE", default_value_t = 0)]
+    pub(crate) interesting_exit_code: i32,
+    /// Interesting only if the test's stderr also matches REGEX (the same crash, not
+    /// another one).
+    #[arg(long, value_name = "REGEX")]
+    pub(crate) same_crash: Option<String>,
+    /// Limit each test's address space to MB megabytes.
+    #[arg(long, value_name = "MB")]
+    pub(crate) mem_limit: Option<u64>,
     /// The input's language, or `text` for any bytes (default: from FILE's extension,
     /// `text` when no grammar claims it; see `hdd langs`).
     #[arg(long, short = 'l', value_name = "LANG")]
@@ -78,4 +102,8 @@ pub(crate) struct ReduceArgs {
     /// No progress line and no summary; warnings and errors only.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Log what happens on stderr: -v passes, accepted candidates and the checks' test
+    /// output; -vv every test's verdict too. Progress then comes as plain lines.
+    #[arg(long, short = 'v', action = clap::ArgAction::Count)]
+    pub(crate) verbose: u8,
 }

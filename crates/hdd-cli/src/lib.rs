@@ -9,7 +9,7 @@ mod report;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::Parser as _;
+use clap::{CommandFactory as _, Parser as _};
 
 pub use crate::exit::Failure;
 
@@ -33,6 +33,11 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             langs();
             Ok(())
         }
+        args::Command::Completions { shell } => {
+            let mut cmd = args::Cli::command();
+            clap_complete::generate(shell, &mut cmd, "hdd", &mut std::io::stdout());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::from(exit::OK),
@@ -44,6 +49,32 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             ExitCode::from(failure.code)
         }
     }
+}
+
+/// Writes the man pages of `hdd` and of each of its commands (`hdd.1`,
+/// `hdd-reduce.1`, …) into `dir`, made if missing; returns their paths.
+///
+/// # Errors
+/// When `dir` or a page cannot be written.
+pub fn man_pages(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let cmd = args::Cli::command();
+    let mut pages = Vec::new();
+    let mut write = |name: String, cmd: clap::Command| -> std::io::Result<()> {
+        let path = dir.join(format!("{name}.1"));
+        let mut out = Vec::new();
+        // clap names are &'static; a few bytes per page, once.
+        let title: &'static str = name.clone().leak();
+        clap_mangen::Man::new(cmd.name(title)).render(&mut out)?;
+        std::fs::write(&path, out)?;
+        pages.push(path);
+        Ok(())
+    };
+    for sub in cmd.get_subcommands() {
+        write(format!("hdd-{}", sub.get_name()), sub.clone())?;
+    }
+    write("hdd".into(), cmd)?;
+    Ok(pages)
 }
 
 #[expect(
@@ -70,5 +101,32 @@ fn langs() {
     let (w0, w1) = (width(0), width(1));
     for [name, exts, grammar] in &rows {
         println!("{name:<w0$}  {exts:<w1$}  {grammar}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn man_pages_cover_every_command_and_option() {
+        let dir = tempfile::tempdir().unwrap();
+        let pages = super::man_pages(dir.path()).unwrap();
+        let names: Vec<String> = pages
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        for name in ["hdd.1", "hdd-reduce.1", "hdd-langs.1", "hdd-completions.1"] {
+            assert!(names.iter().any(|n| n == name), "{names:?}");
+        }
+        let reduce = std::fs::read_to_string(dir.path().join("hdd-reduce.1")).unwrap();
+        assert!(
+            reduce.starts_with(".ie") || reduce.contains(".TH"),
+            "{reduce}"
+        );
+        for option in ["same\\-crash", "allow\\-empty", "deterministic", "json"] {
+            assert!(
+                reduce.contains(option),
+                "{option} missing from hdd-reduce.1"
+            );
+        }
     }
 }

@@ -27,7 +27,20 @@ pub(crate) const TEXT: &str = "text";
 const MAX_DEFAULT_JOBS: usize = 16;
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
-    let mut reporter = Reporter::new(args.quiet, args.json);
+    if args.verbose > 0 {
+        let level = if args.verbose == 1 {
+            tracing::Level::INFO
+        } else {
+            tracing::Level::DEBUG
+        };
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_max_level(level)
+            .with_target(false)
+            .with_timer(tracing_subscriber::fmt::time::uptime())
+            .try_init();
+    }
+    let mut reporter = Reporter::new(args.quiet, args.json, args.verbose > 0);
     let result = reduce(args, &mut reporter);
     if let Err(failure) = &result {
         reporter.error(&format!("{:#}", failure.error), failure.code);
@@ -41,6 +54,12 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     let input = fs::read(&args.file)
         .with_context(|| format!("reading {}", args.file.display()))
         .map_err(Failure::usage)?;
+    if input.is_empty() {
+        return Err(Failure::usage(anyhow!(
+            "{} is empty: there is nothing to reduce",
+            args.file.display()
+        )));
+    }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err(Failure::usage(anyhow!(
             "--timeout must be a positive number of seconds"
@@ -51,8 +70,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         .file_name()
         .ok_or_else(|| Failure::usage(anyhow!("{} is not a file name", args.file.display())))?
         .to_owned();
-    let command = TestCommand::new(&args.test, file_name, Duration::from_secs_f64(args.timeout))
-        .map_err(Failure::usage)?;
+    let command = test_command(args, file_name)?;
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, std::num::NonZero::get)
@@ -137,7 +155,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         .run_one(&reduction.text, false)
         .map_err(Failure::failed)?;
     let empty = reduction.text.is_empty() && !args.allow_empty;
-    let status = if !recheck.status.interesting() {
+    let status = if !recheck.interesting {
         "flaky"
     } else if empty {
         "empty"
@@ -148,7 +166,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     if !args.quiet {
         print_summary(args, jobs, &dest, &reduction, started.elapsed(), "reduced");
     }
-    if !recheck.status.interesting() {
+    if !recheck.interesting {
         return Err(Failure {
             error: anyhow!(
                 "the result in {} was interesting when found but not on a second run ({}): \
@@ -193,7 +211,19 @@ fn sanity_checks(
             .map_err(Failure::failed)
     };
     let (again, empty) = (next()?, next()?);
-    if !again.status.interesting() {
+    tracing::info!(
+        status = %again.status,
+        interesting = again.interesting,
+        stderr = again.stderr_tail.as_str(),
+        "check: the original, a second time"
+    );
+    tracing::info!(
+        status = %empty.status,
+        interesting = empty.interesting,
+        stderr = empty.stderr_tail.as_str(),
+        "check: an empty file"
+    );
+    if !again.interesting {
         reporter.warn(&format!(
             "the original was interesting once and not on a second run ({}): the test \
              looks flaky, results may not reproduce (--confirm K re-runs every success K \
@@ -201,7 +231,7 @@ fn sanity_checks(
             again.status
         ));
     }
-    let accepts_empty = empty.status.interesting() && !input.is_empty();
+    let accepts_empty = empty.interesting && !input.is_empty();
     if accepts_empty {
         reporter.warn(
             "the test also accepts an empty file: it is probably too weak (it should check \
@@ -210,6 +240,43 @@ fn sanity_checks(
         );
     }
     Ok(accepts_empty)
+}
+
+/// The test to run: TEST, or the command after `--`, with what makes it interesting.
+fn test_command(args: &ReduceArgs, file_name: OsString) -> Result<TestCommand, Failure> {
+    let (program, rest) = match (&args.test, args.command.split_first()) {
+        (Some(test), _) => (test.clone(), &[][..]),
+        (None, Some((program, rest))) => (PathBuf::from(program), rest),
+        (None, None) => return Err(Failure::usage(anyhow!("no test given"))),
+    };
+    let program = if program.components().count() == 1 && !program.exists() {
+        // A bare name, as a shell would find it.
+        find_in_path(&program).unwrap_or(program)
+    } else {
+        program
+    };
+    let mut command = TestCommand::new(&program, file_name, Duration::from_secs_f64(args.timeout))
+        .map_err(Failure::usage)?;
+    command.args = rest.to_vec();
+    command.interesting_exit_code = args.interesting_exit_code;
+    command.same_crash = args
+        .same_crash
+        .as_deref()
+        .map(regex::bytes::Regex::new)
+        .transpose()
+        .map_err(|e| Failure::usage(anyhow!("--same-crash: {e}")))?;
+    command.mem_limit = match args.mem_limit {
+        Some(0) => return Err(Failure::usage(anyhow!("--mem-limit must be at least 1 MB"))),
+        Some(mb) => Some(mb.saturating_mul(1 << 20)),
+        None => None,
+    };
+    Ok(command)
+}
+
+fn find_in_path(name: &Path) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
 }
 
 /// Test runs outside the reduction: the original (checked, then again for flakiness),
@@ -262,14 +329,15 @@ fn check_original(
     let kept = outcome
         .kept_dir
         .expect("run_one keeps the folder when asked");
-    if outcome.status.interesting() {
+    if outcome.interesting {
         let _ = fs::remove_dir_all(kept.parent().unwrap_or(&kept));
         return Ok(());
     }
     let mut msg = format!(
-        "the original {} is not interesting: the test ended with {}",
+        "the original {} is not interesting: the test ended with {} (interesting means {})",
         file.display(),
-        outcome.status
+        outcome.status,
+        command.expectation()
     );
     if outcome.stderr_tail.is_empty() {
         msg.push_str("\n  (the test wrote nothing to stderr)");
@@ -281,12 +349,31 @@ fn check_original(
         }
     }
     let candidate = kept.join(&command.file_name);
+    for arg in &command.args {
+        let path = Path::new(arg);
+        if path.is_relative() && *arg != command.file_name && path.exists() {
+            msg.push_str(&format!(
+                "\n  hint: the argument {} is a path relative to this folder, but the test \
+                 runs in a temporary one: give it as an absolute path",
+                path.display()
+            ));
+        }
+    }
+    let mut argv = vec![shell_quote(&command.program)];
+    argv.extend(command.args.iter().map(|arg| {
+        if arg == TestCommand::PATH_PLACEHOLDER {
+            shell_quote(&candidate)
+        } else {
+            shell_quote(Path::new(arg))
+        }
+    }));
     msg.push_str(&format!(
-        "\n  the test's folder is kept: {}\n  to reproduce: cd {} && HDD_FILE={} {}",
+        "\n  the test's folder is kept: {}\n  to reproduce: cd {} && HDD_FILE={} {} < {}; echo $?",
         kept.display(),
         shell_quote(&kept),
         shell_quote(&candidate),
-        shell_quote(&command.program)
+        argv.join(" "),
+        shell_quote(&candidate),
     ));
     Err(Failure {
         error: anyhow!(msg),

@@ -39,11 +39,12 @@ pub(crate) struct Reporter {
 }
 
 impl Reporter {
-    /// A reporter; `quiet` turns progress off, `json` writes events on stdout.
-    pub(crate) fn new(quiet: bool, json: bool) -> Reporter {
+    /// A reporter; `quiet` turns progress off, `json` writes events on stdout, `plain`
+    /// asks for plain lines even on a terminal (logs go there too).
+    pub(crate) fn new(quiet: bool, json: bool, plain: bool) -> Reporter {
         let progress = if quiet {
             Progress::Off
-        } else if std::io::stderr().is_terminal() {
+        } else if std::io::stderr().is_terminal() && !plain {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_msg}")
@@ -90,6 +91,12 @@ impl Reporter {
             }
             Event::Best(doc) => {
                 self.best = Sizes::of(doc);
+                tracing::info!(
+                    pass = self.pass,
+                    bytes = self.best.bytes,
+                    tokens = self.best.tokens,
+                    "accepted"
+                );
                 if self.json {
                     let mut e = json!({"event": "accepted", "pass": self.pass});
                     merge(&mut e, sizes(self.best));
@@ -113,6 +120,7 @@ impl Reporter {
                 self.emit(&json!({"event": "round_start", "round": round}));
             }
             Event::PassStarted { pass, index, count } => {
+                tracing::info!(round = self.round, pass, "pass started");
                 self.pass = pass;
                 self.index = index;
                 self.count = count;
@@ -122,11 +130,19 @@ impl Reporter {
                 }));
             }
             Event::PassEnded { run } => {
+                tracing::info!(
+                    pass = run.name,
+                    tests = run.tests,
+                    accepted = run.accepted,
+                    bytes_saved = run.bytes_saved,
+                    "pass ended"
+                );
                 let mut e = json!({"event": "pass_end", "round": self.round});
                 merge(&mut e, pass_fields(run));
                 self.emit(&e);
             }
             Event::Tested { interesting } => {
+                tracing::debug!(interesting, "test ended");
                 self.tests += 1;
                 self.interesting += u64::from(interesting);
             }

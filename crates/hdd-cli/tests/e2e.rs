@@ -4,6 +4,7 @@
 mod common;
 mod corpus;
 mod errors;
+mod hostile;
 mod invariants;
 mod parallel;
 mod trust;

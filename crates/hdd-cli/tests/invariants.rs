@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::common::{hdd, script, stderr};
+use crate::common::{assert_no_survivor, hdd, log_dir, script, stderr};
 
 const INPUT: &str = "int unused(int a) { return a * 2; }\n\
                      struct s { int x; int y; };\n\
@@ -90,8 +90,7 @@ fn invariant_2_original_never_lost_and_best_always_on_disk() {
 #[test]
 fn invariant_3_only_valid_new_texts_reach_the_test() {
     let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("log");
-    fs::create_dir(&log).unwrap();
+    let log = log_dir(tmp.path());
     fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     script(
         &tmp.path().join("test.sh"),
@@ -124,8 +123,7 @@ fn invariant_3_only_valid_new_texts_reach_the_test() {
 #[test]
 fn invariant_4_each_test_has_its_own_folder_and_process_group() {
     let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("log");
-    fs::create_dir(&log).unwrap();
+    let log = log_dir(tmp.path());
     fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     // Records the folder and whether the test leads its own process group, and leaves a
     // grandchild behind that would write a file later if it survived.
@@ -160,11 +158,7 @@ fn invariant_4_each_test_has_its_own_folder_and_process_group() {
     }
     assert!(runs > 3);
     assert_eq!(dirs.len(), runs, "two tests shared a folder");
-    std::thread::sleep(std::time::Duration::from_millis(3500));
-    assert!(
-        !log.join("SURVIVOR").exists(),
-        "a test's grandchild outlived its test"
-    );
+    assert_no_survivor(&log, 3500);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{hdd, root, script, stderr};
+use crate::common::{assert_no_survivor, hdd, log_dir, root, script, stderr};
 
 /// Every corpus case of `lang`, reduced with `--deterministic` at -j 1 and -j 4:
 /// byte-identical.
@@ -114,19 +114,10 @@ fn lingering_test(dir: &Path, log: &Path) {
     );
 }
 
-fn no_survivor(log: &Path) {
-    std::thread::sleep(Duration::from_millis(2500));
-    assert!(
-        !log.join("SURVIVOR").exists(),
-        "a process started by a test outlived hdd"
-    );
-}
-
 #[test]
 fn no_test_process_outlives_a_parallel_run() {
     let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("log");
-    fs::create_dir(&log).unwrap();
+    let log = log_dir(tmp.path());
     fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     lingering_test(tmp.path(), &log);
     let out = hdd(tmp.path(), &["reduce", "-j", "4", "in.c", "./test.sh"]);
@@ -136,7 +127,7 @@ fn no_test_process_outlives_a_parallel_run() {
             .unwrap()
             .contains("0x5eed")
     );
-    no_survivor(&log);
+    assert_no_survivor(&log, 2500);
 }
 
 /// Ctrl-C at several points of a -j 4 run: exit 130, every test killed, the best result
@@ -145,8 +136,7 @@ fn no_test_process_outlives_a_parallel_run() {
 fn ctrl_c_stops_every_test_and_keeps_the_best() {
     for delay in [400, 1200, 2500] {
         let tmp = tempfile::tempdir().unwrap();
-        let log = tmp.path().join("log");
-        fs::create_dir(&log).unwrap();
+        let log = log_dir(tmp.path());
         fs::write(tmp.path().join("in.c"), INPUT).unwrap();
         lingering_test(tmp.path(), &log);
         let child = Command::new(env!("CARGO_BIN_EXE_hdd"))
@@ -191,6 +181,6 @@ fn ctrl_c_stops_every_test_and_keeps_the_best() {
             best.contains("0x5eed"),
             "the best on disk is not interesting: {best}"
         );
-        no_survivor(&log);
+        assert_no_survivor(&log, 2500);
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{hdd, script, stderr};
+use crate::common::{assert_no_survivor, hdd, log_dir, script, stderr};
 
 const INPUT: &str = "int unused(int a) { return a * 2; }\n\
                      int keep(void) { int z = 3; return z + 0x5eed; }\n\
@@ -126,8 +126,7 @@ fn a_test_that_accepts_an_empty_file_is_called_weak() {
 #[test]
 fn a_test_that_answers_differently_on_the_original_is_called_flaky() {
     let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("log");
-    fs::create_dir(&log).unwrap();
+    let log = log_dir(tmp.path());
     fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     // The first run passes, the second (the original again) fails, later ones pass.
     script(
@@ -166,8 +165,7 @@ fn confirm_reruns_every_success_before_trusting_it() {
     };
     let run = |extra: &[&str]| {
         let tmp = tempfile::tempdir().unwrap();
-        let log = tmp.path().join("log");
-        fs::create_dir(&log).unwrap();
+        let log = log_dir(tmp.path());
         fs::write(tmp.path().join("in.c"), &input).unwrap();
         script(&tmp.path().join("test.sh"), &flaky_test(&log));
         let mut args = vec!["reduce", "-j", "2"];
@@ -195,8 +193,7 @@ fn confirm_reruns_every_success_before_trusting_it() {
 #[test]
 fn a_second_ctrl_c_quits_at_once() {
     let tmp = tempfile::tempdir().unwrap();
-    let log = tmp.path().join("log");
-    fs::create_dir(&log).unwrap();
+    let log = log_dir(tmp.path());
     fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     script(
         &tmp.path().join("test.sh"),
@@ -234,9 +231,132 @@ fn a_second_ctrl_c_quits_at_once() {
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("press Ctrl-C again to quit at once"), "{err}");
     assert_eq!(fs::read_to_string(tmp.path().join("in.c")).unwrap(), INPUT);
-    std::thread::sleep(Duration::from_millis(2500));
-    assert!(
-        !log.join("SURVIVOR").exists(),
-        "a test's process outlived hdd"
+    assert_no_survivor(&log, 2500);
+}
+
+/// A target that takes the candidate's path as its argument (`@@`), or reads it on
+/// stdin, as fuzz targets do; `in.c` is left untouched with `-o`.
+#[test]
+fn a_command_after_two_dashes_gets_the_candidate_as_at_at_or_on_stdin() {
+    for (target, with_path) in [("grep -q 0x5eed \"$1\"", true), ("grep -q 0x5eed", false)] {
+        let tmp = setup("exit 1");
+        let exe = tmp.path().join("target");
+        script(&exe, target);
+        let exe = exe.to_str().unwrap();
+        let mut args = vec!["reduce", "-o", "out.c", "in.c", "--", exe];
+        if with_path {
+            args.push("@@");
+        }
+        let out = hdd(tmp.path(), &args);
+        assert!(out.status.success(), "{target}: {}", stderr(&out));
+        let result = fs::read_to_string(tmp.path().join("out.c")).unwrap();
+        assert!(
+            result.contains("0x5eed") && result.len() < INPUT.len() / 2,
+            "{result}"
+        );
+        assert_eq!(fs::read_to_string(tmp.path().join("in.c")).unwrap(), INPUT);
+    }
+}
+
+/// A crash by signal is exit code 128 + N; `--same-crash` keeps the reduction on the
+/// first bug's message when another bug's crash would also do.
+#[test]
+fn interesting_exit_code_and_same_crash_keep_the_crash_that_was_asked_for() {
+    let input = format!("{INPUT}int other(void) {{ return 0xdead; }}\n");
+    let run = |target: &str, flags: &[&str]| {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("in.c"), &input).unwrap();
+        let exe = tmp.path().join("target");
+        script(&exe, target);
+        let mut args = vec!["reduce", "-o", "out.c"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["in.c", "--", exe.to_str().unwrap(), "@@"]);
+        let out = hdd(tmp.path(), &args);
+        let result = fs::read_to_string(tmp.path().join("out.c")).unwrap_or_default();
+        (out, result)
+    };
+    // Dies by SIGSEGV (11): exit code 139.
+    let (out, result) = run(
+        "grep -q 0x5eed \"$1\" && kill -SEGV $$\nexit 0",
+        &["--interesting-exit-code", "139"],
     );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(result.contains("0x5eed") && result.len() < 60, "{result}");
+    let (out, _) = run("grep -q 0x5eed \"$1\" && kill -SEGV $$\nexit 0", &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("killed by signal 11"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Two bugs, both exit 1, each with its own message: --same-crash holds on to the
+    // first.
+    let two_bugs = "if grep -q 0x5eed \"$1\"; then echo 'ERROR: bug A' >&2; exit 1; fi\n\
+                    if grep -q 0xdead \"$1\"; then echo 'ERROR: bug B' >&2; exit 1; fi\n\
+                    exit 0";
+    let (out, result) = run(
+        two_bugs,
+        &["--interesting-exit-code", "1", "--same-crash", "bug A"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(result.contains("0x5eed"), "{result}");
+    assert!(!result.contains("0xdead"), "{result}");
+}
+
+/// `--mem-limit` caps every test's address space: a test that needs 40 MB fails under
+/// 20 MB and passes under 500.
+#[test]
+fn mem_limit_caps_each_test() {
+    let test = "x=$(head -c 40000000 /dev/zero | tr '\\0' a) || exit 9\n\
+                [ ${#x} -eq 40000000 ] || exit 8\n\
+                grep -q 0x5eed in.c";
+    let tmp = setup(test);
+    let out = hdd(
+        tmp.path(),
+        &["reduce", "--mem-limit", "20", "in.c", "./test.sh"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(tmp.path().join("in.c")).unwrap(), INPUT);
+    let tmp = setup(test);
+    let out = hdd(
+        tmp.path(),
+        &["reduce", "--mem-limit", "500", "in.c", "./test.sh"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn shell_completions_know_the_commands_and_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = hdd(tmp.path(), &["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = String::from_utf8(out.stdout).unwrap();
+        for word in ["reduce", "same-crash", "deterministic"] {
+            assert!(script.contains(word), "{shell}: no {word}");
+        }
+    }
+    let out = hdd(tmp.path(), &["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn verbose_logs_show_the_checks_output_then_passes_then_every_test() {
+    let tmp = setup("echo 'said by the test' >&2\ngrep -q 0x5eed in.c");
+    let out = hdd(tmp.path(), &["reduce", "-v", "in.c", "./test.sh"]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("check: an empty file"), "{err}");
+    assert!(err.contains("said by the test"), "{err}");
+    assert!(
+        err.contains("pass started") && err.contains("accepted"),
+        "{err}"
+    );
+    assert!(!err.contains("test ended"), "{err}");
+
+    let tmp = setup("grep -q 0x5eed in.c");
+    let out = hdd(tmp.path(), &["reduce", "-vv", "in.c", "./test.sh"]);
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("test ended interesting=false"));
 }

@@ -63,15 +63,24 @@ pub enum Error {
     Interrupted,
 }
 
-/// How to run the test.
+/// How to run the test, and what its ending means.
 #[derive(Debug, Clone)]
 pub struct TestCommand {
     /// The test program, absolute.
     pub program: PathBuf,
+    /// Its arguments; each `@@` in them becomes the candidate's path.
+    pub args: Vec<OsString>,
     /// The name the candidate gets in the test's folder (the original file name).
     pub file_name: OsString,
     /// A test running longer is killed and counts as not interesting.
     pub timeout: Duration,
+    /// The exit code that means interesting (0 by default; a death by signal N counts
+    /// as exit code 128 + N, as in a shell).
+    pub interesting_exit_code: i32,
+    /// When set, interesting also needs the test's stderr to match.
+    pub same_crash: Option<regex::bytes::Regex>,
+    /// The test's address-space limit, in bytes (`RLIMIT_AS`).
+    pub mem_limit: Option<u64>,
 }
 
 impl TestCommand {
@@ -100,9 +109,44 @@ impl TestCommand {
         })?;
         Ok(TestCommand {
             program,
+            args: Vec::new(),
             file_name,
             timeout,
+            interesting_exit_code: 0,
+            same_crash: None,
+            mem_limit: None,
         })
+    }
+
+    /// What `@@` stands for in the arguments.
+    pub const PATH_PLACEHOLDER: &'static str = "@@";
+
+    /// The interesting exit code and, if any, the stderr pattern, for messages:
+    /// `exit code 0`, `exit code 134 and stderr matching "heap-use-after-free"`.
+    #[must_use]
+    pub fn expectation(&self) -> String {
+        let mut s = format!("exit code {}", self.interesting_exit_code);
+        if let Some(re) = &self.same_crash {
+            s.push_str(&format!(" and stderr matching \"{}\"", re.as_str()));
+        }
+        s
+    }
+
+    /// Whether a test that ended with `status`, having written `stderr`, says
+    /// interesting.
+    fn verdict(&self, status: Status, stderr: &Path) -> bool {
+        let code = match status {
+            Status::Exited(code) => code,
+            Status::Signaled(sig) => 128 + sig,
+            Status::TimedOut => return false,
+        };
+        if code != self.interesting_exit_code {
+            return false;
+        }
+        match &self.same_crash {
+            None => true,
+            Some(re) => fs::read(stderr).is_ok_and(|text| re.is_match(&text)),
+        }
     }
 }
 
@@ -115,14 +159,6 @@ pub enum Status {
     Signaled(i32),
     /// It ran past the timeout and was killed.
     TimedOut,
-}
-
-impl Status {
-    /// Whether the candidate is interesting (exit code 0).
-    #[must_use]
-    pub fn interesting(self) -> bool {
-        self == Status::Exited(0)
-    }
 }
 
 impl std::fmt::Display for Status {
@@ -140,6 +176,9 @@ impl std::fmt::Display for Status {
 pub struct Outcome {
     /// How it ended.
     pub status: Status,
+    /// Whether that means interesting ([`TestCommand::interesting_exit_code`],
+    /// [`TestCommand::same_crash`]).
+    pub interesting: bool,
     /// The last lines of its standard error.
     pub stderr_tail: String,
     /// Its working folder, if it was kept.
@@ -154,8 +193,8 @@ pub struct LocalExecutor {
     shared: Arc<Shared>,
     jobs: usize,
     running: HashMap<Ticket, JoinHandle<()>>,
-    done_tx: Sender<(Ticket, Result<Status, Error>)>,
-    done_rx: Receiver<(Ticket, Result<Status, Error>)>,
+    done_tx: Sender<(Ticket, Result<bool, Error>)>,
+    done_rx: Receiver<(Ticket, Result<bool, Error>)>,
 }
 
 /// What the executor and its test threads share.
@@ -320,14 +359,40 @@ impl Shared {
         fs::write(&file, text).map_err(io("writing", &file))?;
         let stderr_path = dir.join("stderr");
         let stderr = File::create(&stderr_path).map_err(io("creating", &stderr_path))?;
+        let stdin = File::open(&file).map_err(io("reading", &file))?;
         let mut command = Command::new(&self.command.program);
         command
+            .args(self.command.args.iter().map(|arg| {
+                if arg == TestCommand::PATH_PLACEHOLDER {
+                    file.clone().into_os_string()
+                } else {
+                    arg.clone()
+                }
+            }))
             .current_dir(&work)
             .env("HDD_FILE", &file)
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(Stdio::null())
             .stderr(stderr)
             .process_group(0);
+        if let Some(limit) = self.command.mem_limit {
+            let limit = libc::rlim_t::try_from(limit).unwrap_or(libc::RLIM_INFINITY);
+            // SAFETY: between fork and exec only setrlimit runs, which is
+            // async-signal-safe and touches no memory of the parent.
+            unsafe {
+                command.pre_exec(move || {
+                    let rlim = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_AS, &raw const rlim) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
         let child = {
             // Spawned under the lock: a cancel either comes first (no spawn) or finds
             // the group registered.
@@ -339,6 +404,7 @@ impl Shared {
                 let _ = fs::remove_dir_all(&dir);
                 return Ok(Outcome {
                     status: Status::Signaled(libc::SIGKILL),
+                    interesting: false,
                     stderr_tail: String::new(),
                     kept_dir: None,
                 });
@@ -376,11 +442,14 @@ impl Shared {
         let status = status.map_err(io("waiting for", &work))?;
         let mut outcome = Outcome {
             status,
+            interesting: self.command.verdict(status, &stderr_path),
             stderr_tail: String::new(),
             kept_dir: None,
         };
-        if keep {
+        if ticket.is_none() {
             outcome.stderr_tail = tail(&stderr_path, 10);
+        }
+        if keep {
             let kept = tempfile::Builder::new()
                 .prefix("hdd-check-")
                 .tempdir()
@@ -409,12 +478,12 @@ impl Executor for LocalExecutor {
             .spawn(move || {
                 let mut result = shared.run(&text, false, Some(ticket));
                 for _ in 0..shared.confirmations.load(Ordering::Relaxed) {
-                    if !matches!(&result, Ok(o) if o.status.interesting()) {
+                    if !matches!(&result, Ok(o) if o.interesting) {
                         break;
                     }
                     result = shared.run(&text, false, Some(ticket));
                 }
-                let _ = done.send((ticket, result.map(|o| o.status)));
+                let _ = done.send((ticket, result.map(|o| o.interesting)));
             })
             .map_err(|e| BoxError::from(format!("starting a test thread: {e}")))?;
         self.running.insert(ticket, handle);
@@ -441,7 +510,7 @@ impl Executor for LocalExecutor {
             };
             let _ = handle.join();
             return match result {
-                Ok(status) => Ok(Some((ticket, status.interesting()))),
+                Ok(interesting) => Ok(Some((ticket, interesting))),
                 Err(e) => {
                     self.cancel_all();
                     Err(e.into())

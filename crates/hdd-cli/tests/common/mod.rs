@@ -88,3 +88,21 @@ pub(crate) fn lexer_tokens(text: &[u8]) -> usize {
     }
     count
 }
+
+/// A folder `log` in `dir` for tests' scripts to leave marks in (`SURVIVOR`: a process
+/// a test started outlived it).
+pub(crate) fn log_dir(dir: &Path) -> PathBuf {
+    let log = dir.join("log");
+    fs::create_dir(&log).unwrap();
+    log
+}
+
+/// Waits `ms` (long enough for a stray process to wake up), then checks that none left
+/// its mark in `log`.
+pub(crate) fn assert_no_survivor(log: &Path, ms: u64) {
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    assert!(
+        !log.join("SURVIVOR").exists(),
+        "a process started by a test outlived it"
+    );
+}

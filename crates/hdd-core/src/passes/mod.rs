@@ -142,11 +142,13 @@ fn is_word(byte: u8) -> bool {
 /// line: a line's end is never joined to the next line (a C `#include` line would take
 /// the next declaration with it).
 fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let line_start = text[..range.start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let starts_line = text[line_start..range.start].iter().all(|&b| is_space(b));
+    // Only the blanks just before the range are looked at (a single-line text of
+    // megabytes must not be scanned back to its start for every deletion).
+    let mut blank = range.start;
+    while blank > 0 && text[blank - 1] != b'\n' && is_space(text[blank - 1]) {
+        blank -= 1;
+    }
+    let starts_line = blank == 0 || text[blank - 1] == b'\n';
     let mut end = range.end;
     while end < text.len() && is_space(text[end]) && (starts_line || text[end] != b'\n') {
         let newline = text[end] == b'\n';
@@ -158,7 +160,7 @@ fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::ops::Range<
     let mut start = range.start;
     if end == range.end {
         // Nothing to swallow after it (`b FROM t;`): take the spaces before instead.
-        while start > line_start && matches!(text[start - 1], b' ' | b'\t') {
+        while start > 0 && matches!(text[start - 1], b' ' | b'\t') {
             start -= 1;
         }
     }
