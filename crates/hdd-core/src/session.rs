@@ -126,6 +126,10 @@ struct PassRun {
     stopped: bool,
 }
 
+/// How many candidates that need no test (cached, invalid, predicted) the coordinator
+/// looks at while tests run before it waits for one to end.
+const MAX_SKIPS: usize = 64;
+
 /// How many failures of tests that ended after the best moved on are kept as hints.
 const MAX_FAILURES: usize = 256;
 
@@ -368,8 +372,16 @@ impl<'a> Session<'a> {
         let mut exhausted = false;
         let mut index = 0;
         loop {
-            // Keep every job busy: merges first, then this call's candidates.
+            // Keep every job busy: merges first, then this call's candidates; but while
+            // tests run, look at no more than `MAX_SKIPS` candidates that need none
+            // (each costs a parse: thousands of equal texts would cost more than
+            // waiting).
+            let mut skipped = 0;
             while self.flights.len() < jobs {
+                if skipped >= MAX_SKIPS && !self.flights.is_empty() {
+                    break;
+                }
+                skipped += 1;
                 if !self.deterministic && self.merge_due() {
                     self.start_merge()?;
                     continue;
@@ -411,6 +423,7 @@ impl<'a> Session<'a> {
                         continue;
                     }
                     let ticket = self.start(flight)?;
+                    skipped = 0;
                     slots.push_back(Slot {
                         index: i,
                         key,
@@ -429,6 +442,7 @@ impl<'a> Session<'a> {
                     continue;
                 }
                 self.start(flight)?;
+                skipped = 0;
             }
             if self.deterministic {
                 // Use verdicts in candidate order, as one job would.
@@ -563,6 +577,13 @@ impl<'a> Session<'a> {
         }
         let limit = self.current.text().len().cast_signed();
         if doc_base.text().len().cast_signed() - edits.saving() >= limit {
+            return None;
+        }
+        // A text known to fail, or being tested, needs no parse (which can cost more
+        // than applying the edits: deep nesting).
+        let key = TextKey::of(&edits.apply(doc_base.text()));
+        if self.cache.get(key) == Some(false) || (!self.deterministic && self.testing(key)) {
+            self.stats.cache_hits += 1;
             return None;
         }
         let Some(doc) = derive(&mut self.parser, doc_base, &edits) else {
