@@ -147,3 +147,38 @@ fn a_ten_megabyte_input_reduces_to_its_one_line() {
         input.len()
     );
 }
+
+/// JSON nested 100,000 deep (a parser's stack overflow), with a test that needs 300
+/// levels of it and the value at the bottom: no stack overflow in hdd, and the result is
+/// exactly that deep (a few dozen tests, not one per level).
+#[test]
+fn json_nested_100_000_deep_reduces_to_the_depth_the_test_needs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nested = |depth: usize| format!("{}42{}\n", "[".repeat(depth), "]".repeat(depth));
+    let input = nested(100_000);
+    fs::write(tmp.path().join("deep.json"), &input).unwrap();
+    script(
+        &tmp.path().join("test.sh"),
+        &format!(
+            "grep -q 42 deep.json && grep -qF '{}' deep.json",
+            "[".repeat(300)
+        ),
+    );
+    let out = hdd(tmp.path(), &["reduce", "--json", "deep.json", "./test.sh"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("deep.json")).unwrap(),
+        nested(300)
+    );
+    let done = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.contains(r#""event":"done""#))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .expect("a done event");
+    let tests = done["tests"].as_u64().unwrap();
+    assert!(tests < 2_000, "{tests} tests");
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("deep.json.orig")).unwrap(),
+        input
+    );
+}

@@ -86,6 +86,39 @@ fn progress_lines_when_stderr_is_not_a_terminal_and_none_when_quiet() {
     assert!(out.stdout.is_empty());
 }
 
+/// On a terminal (a pseudo-terminal made by `script`, from util-linux, which every
+/// Debian has), the progress is one line redrawn in place, then the summary.
+#[test]
+fn progress_is_one_live_line_on_a_terminal() {
+    let tmp = setup("sleep 0.2; grep -q 0x5eed in.c");
+    let command = format!("{} reduce in.c ./test.sh", env!("CARGO_BIN_EXE_hdd"));
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(tmp.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    // `script` copies what the terminal showed to its stdout.
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    // Redrawn in place: a carriage return and "erase the line" before each new state.
+    let redraws = shown.matches("\r\x1b[2K").count();
+    assert!(redraws >= 5, "{redraws} redraws: {shown:?}");
+    assert!(shown.contains("round 1, pass 3/11 hdd"), "{shown:?}");
+    assert!(
+        shown.contains(&format!("% of {})", INPUT.len())),
+        "{shown:?}"
+    );
+    // Not the plain lines of a log.
+    assert!(!shown.contains("hdd: [00:00:"), "{shown:?}");
+    assert!(shown.contains("hdd: reduced in.c -> in.c"), "{shown:?}");
+    assert!(
+        fs::read_to_string(tmp.path().join("in.c"))
+            .unwrap()
+            .contains("0x5eed")
+    );
+}
+
 #[test]
 fn a_test_that_accepts_an_empty_file_is_called_weak() {
     let tmp = setup("exit 0");

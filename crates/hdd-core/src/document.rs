@@ -96,7 +96,19 @@ impl Document {
     /// more ERROR/MISSING nodes than this document.
     #[must_use]
     pub fn derive(&self, parser: &mut Parser, edits: &EditSet) -> Option<Document> {
-        let text = edits.apply(&self.text);
+        self.derive_from(parser, edits, edits.apply(&self.text))
+    }
+
+    /// [`Document::derive`] when the caller already applied the edits: `text` must be
+    /// `edits.apply(self.text())`.
+    #[must_use]
+    pub fn derive_from(
+        &self,
+        parser: &mut Parser,
+        edits: &EditSet,
+        text: Vec<u8>,
+    ) -> Option<Document> {
+        debug_assert!(text == edits.apply(&self.text));
         let Some(old) = &self.tree else {
             return Some(Document::plain(text));
         };

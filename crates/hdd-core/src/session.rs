@@ -148,6 +148,26 @@ struct Flight {
     /// For a merge: the successes it puts together (against `version`), whose union is
     /// `edits`; empty for a candidate.
     parts: Vec<EditSet>,
+    /// `edits` against the current best, kept up to date as bests are accepted.
+    now: EditSet,
+}
+
+/// A candidate ready for its test ([`Session::prepare`]).
+struct Prepared {
+    /// The best its edits are against.
+    version: u64,
+    /// Its text's key.
+    key: TextKey,
+    edits: EditSet,
+    doc: Document,
+}
+
+/// Why [`Session::prepare`] gave no candidate.
+enum Skip {
+    /// A test of the same text is running.
+    Testing,
+    /// Changes nothing, not smaller, clashes, invalid, predicted or known to fail.
+    Other,
 }
 
 /// Successes found against an older best, waiting to be tested together on a newer one.
@@ -396,16 +416,22 @@ impl<'a> Session<'a> {
                 };
                 let i = index;
                 index += 1;
-                let Some((version, edits, doc)) = self.prepare(base, candidate) else {
+                let Some(Prepared {
+                    version,
+                    key,
+                    edits,
+                    doc,
+                }) = self.prepare(base, candidate).ok()
+                else {
                     continue;
                 };
-                let key = TextKey::of(doc.text());
                 let verdict = self.cache.get(key);
                 let flight = Flight {
                     call: Some(call),
                     index: i,
                     key,
                     version,
+                    now: edits.clone(),
                     edits,
                     doc,
                     parts: Vec::new(),
@@ -478,7 +504,12 @@ impl<'a> Session<'a> {
                 if slots.is_empty() && exhausted {
                     return Ok(None);
                 }
-            } else if exhausted && !self.flights.values().any(|f| f.call == Some(call)) {
+            } else if exhausted
+                && (jobs > 1 || !self.flights.values().any(|f| f.call == Some(call)))
+            {
+                // With jobs to spare, the pass goes on while its last tests run (their
+                // successes are merged when they end): waiting for them would leave
+                // the other jobs idle.
                 return Ok(None);
             }
             // Wait for a test to end, or fill the free jobs first.
@@ -553,44 +584,52 @@ impl<'a> Session<'a> {
 
     /// A candidate of `base` as edits against the current best, and its document; `None`
     /// when it changes nothing, is not smaller, clashes with what was accepted since
-    /// `base`, or adds parse errors.
-    fn prepare(
-        &mut self,
-        base: &Document,
-        candidate: Option<EditSet>,
-    ) -> Option<(u64, EditSet, Document)> {
-        let edits = candidate.filter(|e| !e.is_empty())?;
+    /// `base`, is predicted or known to fail, is being tested, or adds parse errors.
+    fn prepare(&mut self, base: &Document, candidate: Option<EditSet>) -> Result<Prepared, Skip> {
+        let edits = candidate.filter(|e| !e.is_empty()).ok_or(Skip::Other)?;
         let now = self.version();
         let from = base.version().unwrap_or(now);
         let (edits, doc_base) = if from == now {
             (edits, base)
         } else {
-            let rebased = self.rebase(from, &edits)?;
+            let rebased = self.rebase(from, &edits).ok_or(Skip::Other)?;
             (rebased, &self.current)
         };
         if edits.is_empty() {
-            return None;
+            return Err(Skip::Other);
         }
-        if self.hints && self.failures.contains(&edits) {
+        // What failed against an older best is predicted to fail again; what a test
+        // still running against an older best does needs no second test.
+        if self.hints && (self.failures.contains(&edits) || self.running_elsewhere(&edits)) {
             self.stats.predicted += 1;
-            return None;
+            return Err(Skip::Other);
         }
         let limit = self.current.text().len().cast_signed();
         if doc_base.text().len().cast_signed() - edits.saving() >= limit {
-            return None;
+            return Err(Skip::Other);
         }
         // A text known to fail, or being tested, needs no parse (which can cost more
         // than applying the edits: deep nesting).
-        let key = TextKey::of(&edits.apply(doc_base.text()));
-        if self.cache.get(key) == Some(false) || (!self.deterministic && self.testing(key)) {
+        let text = edits.apply(doc_base.text());
+        let key = TextKey::of(&text);
+        if self.cache.get(key) == Some(false) {
             self.stats.cache_hits += 1;
-            return None;
+            return Err(Skip::Other);
         }
-        let Some(doc) = derive(&mut self.parser, doc_base, &edits) else {
+        if !self.deterministic && self.testing(key) {
+            self.stats.cache_hits += 1;
+            return Err(Skip::Testing);
+        }
+        let Some(doc) = derive(&mut self.parser, doc_base, &edits, text) else {
             self.stats.invalid += 1;
-            return None;
+            return Err(Skip::Other);
         };
-        Some((now, edits, doc))
+        Ok(Prepared {
+            version: now,
+            key,
+            edits,
+            doc,
+        })
     }
 
     /// `edits` (against best `from`) against the current best, through every set
@@ -710,16 +749,21 @@ impl<'a> Session<'a> {
             return Ok(());
         }
         let current = self.current.clone();
-        let Some((version, edits, doc)) = self.prepare(&current, Some(union)) else {
-            // Not valid (or predicted to fail) together: each half on its own.
-            self.halve_merge(now, parts);
-            return Ok(());
-        };
-        let key = TextKey::of(doc.text());
-        if self.testing(key) {
+        let Prepared {
+            version,
+            key,
+            edits,
+            doc,
+        } = match self.prepare(&current, Some(union)) {
+            Ok(prepared) => prepared,
             // The same text is being tested: its verdict will do.
-            return Ok(());
-        }
+            Err(Skip::Testing) => return Ok(()),
+            Err(Skip::Other) => {
+                // Not valid (or predicted to fail) together: each half on its own.
+                self.halve_merge(now, parts);
+                return Ok(());
+            }
+        };
         match self.cache.get(key) {
             Some(true) => {
                 self.stats.merged += parts.len() as u64;
@@ -735,6 +779,7 @@ impl<'a> Session<'a> {
                     index: 0,
                     key,
                     version,
+                    now: edits.clone(),
                     edits,
                     doc,
                     parts,
@@ -802,14 +847,54 @@ impl<'a> Session<'a> {
             .filter(|(_, f)| f.call == Some(call))
             .map(|(t, _)| *t)
             .collect();
+        self.cancel(&tickets);
+    }
+
+    /// Stops these tests; their work is wasted.
+    fn cancel(&mut self, tickets: &[Ticket]) {
         if tickets.is_empty() {
             return;
         }
-        self.executor.cancel(&tickets);
-        for t in &tickets {
+        self.executor.cancel(tickets);
+        for t in tickets {
             self.flights.remove(t);
         }
         self.stats.wasted += tickets.len() as u64;
+    }
+
+    /// `accepted` is becoming the best: the running candidates whose edits it all made
+    /// are cancelled (their text is bigger than the new best's, so it will never be
+    /// tested again and no verdict of it is needed); the others' edits follow it. A
+    /// test whose edits clash with it runs on: its success cannot be used, but its
+    /// text may come back (a node replaced whole, whatever changed inside it), and its
+    /// verdict is then in the cache. Merges run on (a clash of the whole may spare a
+    /// part).
+    fn cancel_doomed(&mut self, accepted: &EditSet) {
+        if self.deterministic {
+            return;
+        }
+        let mut doomed: Vec<Ticket> = self
+            .flights
+            .iter_mut()
+            .filter_map(|(ticket, flight)| {
+                let now = flight.now.rebase(accepted);
+                let done = now.as_ref().is_some_and(EditSet::is_empty);
+                // Not expressible on the new best: matches no candidate any more.
+                flight.now = now.unwrap_or_default();
+                (done && flight.call.is_some()).then_some(*ticket)
+            })
+            .collect();
+        doomed.sort_unstable();
+        self.cancel(&doomed);
+    }
+
+    /// Whether a test of these edits (against the current best) is running against an
+    /// older best: its verdict will do (a success is merged, a failure predicts).
+    fn running_elsewhere(&self, edits: &EditSet) -> bool {
+        let now = self.version();
+        self.flights
+            .values()
+            .any(|f| f.version != now && f.now == *edits)
     }
 
     /// Whether the running pass has stopped, or should stop now ([`Patience`]).
@@ -840,6 +925,7 @@ impl<'a> Session<'a> {
             .into_iter()
             .filter_map(|f| f.rebase(&edits).filter(|f| !f.is_empty()))
             .collect();
+        self.cancel_doomed(&edits);
         self.history.push(edits);
         doc.set_version(self.version());
         let saved = (self.current.text().len() - doc.text().len()) as u64;
@@ -942,10 +1028,16 @@ impl<'a> Session<'a> {
     }
 }
 
-fn derive(parser: &mut Option<Parser>, base: &Document, edits: &EditSet) -> Option<Document> {
+/// `base` with `edits` done, whose text is `text`, if valid.
+fn derive(
+    parser: &mut Option<Parser>,
+    base: &Document,
+    edits: &EditSet,
+    text: Vec<u8>,
+) -> Option<Document> {
     match parser {
-        Some(parser) => base.derive(parser, edits),
-        None => Some(Document::plain(edits.apply(base.text()))),
+        Some(parser) => base.derive_from(parser, edits, text),
+        None => Some(Document::plain(text)),
     }
 }
 
@@ -1068,5 +1160,126 @@ mod tests {
         }
         assert!(merged > 0, "no success of a test left running was merged");
         assert!(predicted > 0, "no failure of a test left running was used");
+    }
+
+    /// Every test is interesting; verdicts come back first in, first out (or last in,
+    /// first out); starts and cancels are recorded.
+    #[derive(Default)]
+    struct Ordered {
+        jobs: usize,
+        lifo: bool,
+        running: VecDeque<Ticket>,
+        started: Vec<Ticket>,
+        cancelled: Vec<Ticket>,
+    }
+
+    impl Executor for Ordered {
+        fn jobs(&self) -> usize {
+            self.jobs
+        }
+
+        fn start(&mut self, ticket: Ticket, _: &[u8]) -> Result<(), BoxError> {
+            self.running.push_back(ticket);
+            self.started.push(ticket);
+            Ok(())
+        }
+
+        fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
+            let next = if self.lifo {
+                self.running.pop_back()
+            } else {
+                self.running.pop_front()
+            };
+            Ok(next.map(|t| (t, true)))
+        }
+
+        fn cancel(&mut self, tickets: &[Ticket]) {
+            self.running.retain(|t| !tickets.contains(t));
+            self.cancelled.extend(tickets);
+        }
+    }
+
+    const LIST: &[u8] = b"[1,2,3,4]\n";
+
+    fn delete(range: std::ops::Range<usize>) -> Option<EditSet> {
+        EditSet::new(vec![crate::edit::Edit::delete(range)])
+    }
+
+    fn with_session(exec: &mut Ordered, body: impl FnOnce(&mut Session<'_>)) {
+        let mut observer = |_: Event<'_>| Ok(());
+        let mut session =
+            Session::new(Some(Lang::Json), LIST.to_vec(), exec, &mut observer).unwrap();
+        body(&mut session);
+    }
+
+    #[test]
+    fn a_running_test_whose_edits_the_new_best_made_is_cancelled() {
+        let mut exec = Ordered {
+            jobs: 2,
+            ..Ordered::default()
+        };
+        with_session(&mut exec, |session| {
+            let base = session.current().clone();
+            // "1,2," ends first and wins: "1," is all done by it.
+            let mut candidates = vec![delete(1..5), delete(1..3), delete(6..8)].into_iter();
+            assert_eq!(
+                session.first_interesting(&base, &mut candidates).unwrap(),
+                Some(0)
+            );
+            assert_eq!(session.current().text(), b"[3,4]\n");
+            assert_eq!(session.stats().wasted, 1);
+        });
+        assert_eq!(exec.cancelled, vec![1]);
+    }
+
+    #[test]
+    fn a_call_out_of_candidates_returns_and_its_last_success_is_merged() {
+        let mut exec = Ordered {
+            jobs: 2,
+            ..Ordered::default()
+        };
+        with_session(&mut exec, |session| {
+            let base = session.current().clone();
+            let mut candidates = vec![delete(1..3)].into_iter();
+            // Returns at once, its one test still running.
+            assert_eq!(
+                session.first_interesting(&base, &mut candidates).unwrap(),
+                None
+            );
+            assert_eq!(session.current().text(), LIST);
+            session.settle().unwrap();
+            assert_eq!(session.current().text(), b"[2,3,4]\n");
+            assert_eq!(session.stats().merged, 1);
+        });
+        assert_eq!(exec.running.len(), 0);
+    }
+
+    #[test]
+    fn edits_a_test_against_an_older_best_is_trying_are_not_tested_twice() {
+        let mut exec = Ordered {
+            jobs: 2,
+            lifo: true,
+            ..Ordered::default()
+        };
+        with_session(&mut exec, |session| {
+            session.hints = true;
+            let base = session.current().clone();
+            // "1," starts, then ",4", which ends first and wins; "1," runs on.
+            let mut candidates = vec![delete(1..3), delete(6..8), delete(3..5)].into_iter();
+            assert_eq!(
+                session.first_interesting(&base, &mut candidates).unwrap(),
+                Some(1)
+            );
+            assert_eq!(session.current().text(), b"[1,2,3]\n");
+            // "1," against the new best: what the running test does.
+            let base = session.current().clone();
+            let mut candidates = vec![delete(1..3)].into_iter();
+            assert_eq!(
+                session.first_interesting(&base, &mut candidates).unwrap(),
+                None
+            );
+            assert_eq!(session.stats().predicted, 1);
+        });
+        assert_eq!(exec.started, vec![0, 1]);
     }
 }

@@ -114,6 +114,19 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
         if level == levels.len() {
             return Ok(progress);
         }
+        let chain = chain_len(&levels, &runs, level);
+        if chain >= MIN_CHAIN {
+            // A run of one-node levels, each node inside the one above (deep nesting):
+            // a binary search finds the shallowest node that can go, in O(log n) tests
+            // instead of one per level.
+            progress |= chain_search(session, &mut base, &units, level, chain)?;
+            levels = units(&base);
+            runs = fresh(&levels);
+            for run in runs.iter_mut().take(level + chain) {
+                run.advance(None);
+            }
+            continue;
+        }
         let counts: Vec<usize> = runs[level..].iter().map(Ddmin::len).collect();
         let found = {
             let mut candidates = (level..levels.len()).flat_map(|l| {
@@ -163,6 +176,87 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
         levels.extend(deeper);
         level = winner;
     }
+}
+
+/// Below this many one-node levels in a row, HDD tests them one by one.
+const MIN_CHAIN: usize = 8;
+
+/// How many levels from `level` down hold a single unit not yet tried, each inside the
+/// unit of the level above.
+fn chain_len(levels: &[Vec<Edit>], runs: &[Ddmin], level: usize) -> usize {
+    let mut len = 0;
+    let mut outer: Option<&Edit> = None;
+    for (units, run) in levels[level..].iter().zip(&runs[level..]) {
+        let [unit] = units.as_slice() else { break };
+        let inside = outer
+            .is_none_or(|o| o.range.start <= unit.range.start && unit.range.end <= o.range.end);
+        if run.is_finished() || !inside {
+            break;
+        }
+        outer = Some(unit);
+        len += 1;
+    }
+    len
+}
+
+/// Removes the shallowest unit it can of the chain of `len` one-unit levels from
+/// `level` (see [`chain_len`]), assuming that when a unit can go, so can every unit
+/// inside it: a binary search. The session gets the search's path as one sequence of
+/// candidates (each deeper than the last, as if all failed), so parallel jobs test
+/// several steps at once. Returns whether anything was accepted.
+fn chain_search(
+    session: &mut Session<'_>,
+    base: &mut Document,
+    units: &dyn Fn(&Document) -> Vec<Vec<Edit>>,
+    level: usize,
+    len: usize,
+) -> Result<bool, Error> {
+    let mut chain: Vec<Edit> = units(base)
+        .into_iter()
+        .skip(level)
+        .take(len)
+        .map(|mut l| l.swap_remove(0))
+        .collect();
+    // Units before `lo` are known to stay, the one at `hi` (if any) went.
+    let (mut lo, mut hi) = (0, len);
+    let mut progress = false;
+    while lo < hi {
+        let mut path = Vec::new();
+        let mut at = lo;
+        while at < hi {
+            let mid = at + (hi - at) / 2;
+            path.push(mid);
+            at = mid + 1;
+        }
+        let found = {
+            let mut candidates = path.iter().map(|&k| EditSet::new(vec![chain[k].clone()]));
+            session.first_interesting(base, &mut candidates)?
+        };
+        let Some(i) = found else {
+            return Ok(progress);
+        };
+        progress = true;
+        if i > 0 {
+            lo = path[i - 1] + 1;
+        }
+        hi = path[i];
+        *base = session.current().clone();
+        // The units above the one that went are the same nodes, at the same levels; read
+        // them again from the new best (their ranges changed).
+        let levels = units(base);
+        let again: Vec<Edit> = levels
+            .iter()
+            .skip(level)
+            .take(hi)
+            .map_while(|l| (l.len() == 1).then(|| l[0].clone()))
+            .collect();
+        if again.len() < hi {
+            // A merge changed the tree meanwhile: the chain is not what it was.
+            return Ok(progress);
+        }
+        chain = again;
+    }
+    Ok(progress)
 }
 
 /// How HDD's ddmin runs: the empty configuration first (a level that can all go, goes in

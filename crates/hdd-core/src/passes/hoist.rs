@@ -6,6 +6,10 @@
 //! first compatible descendant on every path below it, nearest first, within a few
 //! levels.
 //!
+//! Where the nesting goes deep (a node whose only compatible descendant has only one,
+//! and so on), the bottom of that chain and the points half, a quarter, … of the way
+//! down come first: one test lifts the inside of `[[[[[[x]]]]]]` out.
+//!
 //! Also tries to unwrap a bracketed node, deleting its opening and closing bracket
 //! (a nested `{ … }` block's statements join the enclosing block; `(x)` becomes `x`).
 //!
@@ -26,7 +30,6 @@ use hdd_grammar::Table;
 
 use super::Pass;
 use crate::cache::TextKey;
-use crate::document::Document;
 use crate::edit::{Edit, EditSet};
 use crate::session::{Error, Session};
 
@@ -70,12 +73,15 @@ impl Pass for Hoist {
                     .filter(|(_, n)| seen.insert(key(n)))
                     .flat_map(|(at, &node)| {
                         let hoists = compatible_descendants(node, &table);
-                        let base = &base;
+                        let deep = match hoists.as_slice() {
+                            [_] => chain_jumps(node, &table),
+                            _ => Vec::new(),
+                        };
                         let owner = &owner;
-                        unwrap(node)
-                            .into_iter()
-                            .map(Some)
-                            .chain(hoists.into_iter().map(move |d| hoist(base, node, d)))
+                        deep.into_iter()
+                            .map(move |d| hoist(node, d))
+                            .chain(unwrap(node).into_iter().map(Some))
+                            .chain(hoists.into_iter().map(move |d| hoist(node, d)))
                             .inspect(move |_| owner.borrow_mut().push(at))
                     });
                 session.first_interesting(&base, &mut candidates)?
@@ -90,9 +96,14 @@ impl Pass for Hoist {
     }
 }
 
-pub(super) fn hoist(base: &Document, node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
-    let replacement = base.text()[descendant.byte_range()].to_vec();
-    EditSet::new(vec![Edit::replace(node.byte_range(), replacement)])
+/// `node` replaced by `descendant`: the text around the descendant deleted. (As two
+/// deletions rather than one replacement, edits inside the descendant still rebase
+/// through it: a parallel run merges a hoist with the successes found inside it.)
+pub(super) fn hoist(node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
+    EditSet::new(vec![
+        Edit::delete(node.start_byte()..descendant.start_byte()),
+        Edit::delete(descendant.end_byte()..node.end_byte()),
+    ])
 }
 
 /// Deletes the brackets around a node whose first and last children are a matching
@@ -138,6 +149,36 @@ fn compatible(table: &Table, a: Node<'_>, b: Node<'_>) -> bool {
     };
     ka.supertypes.iter().any(|s| kb.supertypes.contains(s))
 }
+
+/// Where `node` has a single compatible descendant, which has a single one, and so on
+/// (deep nesting: `[[[[x]]]]`), the chain's deepest node, then the ones half, a quarter,
+/// … of the way down (the nearest is already among [`compatible_descendants`]): one
+/// candidate can lift a node from the bottom of a deep chain, and a test that needs some
+/// of the nesting still keeps half of it in a few steps. Nothing for chains shorter than
+/// 4. The walk stops after [`MAX_CHAIN`] nodes, so each node costs a bounded walk.
+fn chain_jumps<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
+    let mut chain = Vec::new();
+    let mut at = node;
+    while chain.len() < MAX_CHAIN {
+        let below = compatible_descendants(at, table);
+        let [next] = below.as_slice() else { break };
+        if !compatible(table, node, *next) {
+            break;
+        }
+        chain.push(*next);
+        at = *next;
+    }
+    let mut jumps = Vec::new();
+    let mut len = chain.len();
+    while len >= 4 {
+        jumps.push(chain[len - 1]);
+        len /= 2;
+    }
+    jumps
+}
+
+/// How far down a chain of single compatible descendants [`chain_jumps`] walks.
+const MAX_CHAIN: usize = 1 << 14;
 
 /// The first compatible descendant on each path below `node`, breadth first.
 pub(super) fn compatible_descendants<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {

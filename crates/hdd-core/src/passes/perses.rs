@@ -68,7 +68,7 @@ impl Pass for Perses {
                 candidates.extend(
                     compatible_descendants(node, &table)
                         .into_iter()
-                        .map(|d| hoist(&base, node, d)),
+                        .map(|d| hoist(node, d)),
                 );
                 if session
                     .first_interesting(&base, &mut candidates.into_iter())?
