@@ -4,7 +4,7 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use crate::common::{assert_no_survivor, hdd, log_dir, script, stderr};
+use crate::common::{assert_no_survivor, case_with_log, hdd, script, stderr};
 
 const INPUT: &str = "int unused(int a) { return a * 2; }\n\
                      int keep(void) { int z = 3; return z + 0x5eed; }\n\
@@ -62,17 +62,12 @@ fn crlf_line_endings_reduce() {
 /// started) and the hang counts as not interesting.
 #[test]
 fn a_hanging_test_is_killed_at_the_timeout() {
-    let tmp = tempfile::tempdir().unwrap();
-    let log = log_dir(tmp.path());
-    fs::write(tmp.path().join("in.c"), INPUT).unwrap();
-    script(
-        &tmp.path().join("test.sh"),
-        &format!(
-            "grep -q 0x5eed in.c || exit 1\n\
-             grep -q unused in.c || {{ (sleep 3; touch {}/SURVIVOR) & sleep 1000; }}\n\
-             exit 0",
-            log.display()
-        ),
+    let (tmp, log) = case_with_log(
+        "in.c",
+        INPUT,
+        "grep -q 0x5eed in.c || exit 1\n\
+         grep -q unused in.c || { (sleep 3; touch {log}/SURVIVOR) & sleep 1000; }\n\
+         exit 0",
     );
     let started = Instant::now();
     let out = hdd(

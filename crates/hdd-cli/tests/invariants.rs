@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use crate::common::{assert_no_survivor, hdd, log_dir, script, stderr};
+use crate::common::{assert_no_survivor, case_with_log, hdd, script, stderr};
 
 const INPUT: &str = "int unused(int a) { return a * 2; }\n\
                      struct s { int x; int y; };\n\
@@ -89,15 +89,10 @@ fn invariant_2_original_never_lost_and_best_always_on_disk() {
 
 #[test]
 fn invariant_3_only_valid_new_texts_reach_the_test() {
-    let tmp = tempfile::tempdir().unwrap();
-    let log = log_dir(tmp.path());
-    fs::write(tmp.path().join("in.c"), INPUT).unwrap();
-    script(
-        &tmp.path().join("test.sh"),
-        &format!(
-            "cp \"$HDD_FILE\" \"$(mktemp {}/in.XXXXXX)\"\ngrep -q 0x5eed \"$HDD_FILE\"",
-            log.display()
-        ),
+    let (tmp, log) = case_with_log(
+        "in.c",
+        INPUT,
+        "cp \"$HDD_FILE\" \"$(mktemp {log}/in.XXXXXX)\"\ngrep -q 0x5eed \"$HDD_FILE\"",
     );
     let out = hdd(tmp.path(), &["reduce", "-o", "out.c", "in.c", "./test.sh"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -122,21 +117,16 @@ fn invariant_3_only_valid_new_texts_reach_the_test() {
 
 #[test]
 fn invariant_4_each_test_has_its_own_folder_and_process_group() {
-    let tmp = tempfile::tempdir().unwrap();
-    let log = log_dir(tmp.path());
-    fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     // Records the folder and whether the test leads its own process group, and leaves a
     // grandchild behind that would write a file later if it survived.
-    script(
-        &tmp.path().join("test.sh"),
-        &format!(
-            "pgid=$(ps -o pgid= -p $$ | tr -d ' ')\n\
-             echo \"$PWD $([ \"$pgid\" = $$ ] && echo leader)\" > \"$(mktemp {log}/run.XXXXXX)\"\n\
-             [ \"$(ls)\" = in.c ] || exit 1\n\
-             (sleep 3; touch {log}/SURVIVOR) &\n\
-             grep -q 0x5eed in.c",
-            log = log.display()
-        ),
+    let (tmp, log) = case_with_log(
+        "in.c",
+        INPUT,
+        "pgid=$(ps -o pgid= -p $$ | tr -d ' ')\n\
+         echo \"$PWD $([ \"$pgid\" = $$ ] && echo leader)\" > \"$(mktemp {log}/run.XXXXXX)\"\n\
+         [ \"$(ls)\" = in.c ] || exit 1\n\
+         (sleep 3; touch {log}/SURVIVOR) &\n\
+         grep -q 0x5eed in.c",
     );
     let out = hdd(
         tmp.path(),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{assert_no_survivor, hdd, log_dir, script, stderr};
+use crate::common::{assert_no_survivor, case_with_log, hdd, log_dir, script, stderr};
 
 const INPUT: &str = "int unused(int a) { return a * 2; }\n\
                      int keep(void) { int z = 3; return z + 0x5eed; }\n\
@@ -158,19 +158,14 @@ fn a_test_that_accepts_an_empty_file_is_called_weak() {
 
 #[test]
 fn a_test_that_answers_differently_on_the_original_is_called_flaky() {
-    let tmp = tempfile::tempdir().unwrap();
-    let log = log_dir(tmp.path());
-    fs::write(tmp.path().join("in.c"), INPUT).unwrap();
     // The first run passes, the second (the original again) fails, later ones pass.
-    script(
-        &tmp.path().join("test.sh"),
-        &format!(
-            "grep -q 0x5eed in.c || exit 1\n\
-             mkdir {log}/first 2>/dev/null && exit 0\n\
-             mkdir {log}/second 2>/dev/null && exit 1\n\
-             exit 0",
-            log = log.display()
-        ),
+    let (tmp, _log) = case_with_log(
+        "in.c",
+        INPUT,
+        "grep -q 0x5eed in.c || exit 1\n\
+         mkdir {log}/first 2>/dev/null && exit 0\n\
+         mkdir {log}/second 2>/dev/null && exit 1\n\
+         exit 0",
     );
     let out = hdd(tmp.path(), &["reduce", "in.c", "./test.sh"]);
     let err = stderr(&out);
@@ -225,15 +220,10 @@ fn confirm_reruns_every_success_before_trusting_it() {
 /// one quits at once, killing every test's process group, the input untouched.
 #[test]
 fn a_second_ctrl_c_quits_at_once() {
-    let tmp = tempfile::tempdir().unwrap();
-    let log = log_dir(tmp.path());
-    fs::write(tmp.path().join("in.c"), INPUT).unwrap();
-    script(
-        &tmp.path().join("test.sh"),
-        &format!(
-            "(sleep 2; touch {log}/SURVIVOR) &\nsleep 4\ngrep -q 0x5eed in.c",
-            log = log.display()
-        ),
+    let (tmp, log) = case_with_log(
+        "in.c",
+        INPUT,
+        "(sleep 2; touch {log}/SURVIVOR) &\nsleep 4\ngrep -q 0x5eed in.c",
     );
     let child = Command::new(env!("CARGO_BIN_EXE_hdd"))
         .args(["reduce", "in.c", "./test.sh"])

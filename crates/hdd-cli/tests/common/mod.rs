@@ -97,6 +97,21 @@ pub(crate) fn log_dir(dir: &Path) -> PathBuf {
     log
 }
 
+/// A temp folder holding `name` with `input`, an empty `log` folder, and a `test.sh`
+/// that runs `body`, in which `{log}` stands for the log folder's path.
+pub(crate) fn case_with_log(
+    name: &str,
+    input: impl AsRef<[u8]>,
+    body: &str,
+) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = log_dir(tmp.path());
+    fs::write(tmp.path().join(name), input).unwrap();
+    let body = body.replace("{log}", &log.display().to_string());
+    script(&tmp.path().join("test.sh"), &body);
+    (tmp, log)
+}
+
 /// Waits `ms` (long enough for a stray process to wake up), then checks that none left
 /// its mark in `log`.
 pub(crate) fn assert_no_survivor(log: &Path, ms: u64) {
