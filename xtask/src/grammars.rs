@@ -1,5 +1,6 @@
-//! `cargo xtask grammars`: derives `grammars/<lang>/tables.rs` from the vendored
-//! `grammar.json` files and checks that the checked-in tables are fresh.
+//! `cargo xtask grammars`: generates `grammars/<lang>/tables.rs` from the vendored
+//! `grammar.json` files with `hdd_tablegen`, and checks that the checked-in tables
+//! are fresh.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -8,7 +9,7 @@ use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
 use hdd_grammar::GRAMMAR_SOURCES;
-use hdd_grammar::derive::{derive_with_externals, render};
+use hdd_tablegen::{generate_with_externals, render};
 
 /// Regenerates (or with `check`, only verifies) every grammar table under `root`.
 pub(crate) fn grammars(root: &Path, check: bool) -> Result<()> {
@@ -19,15 +20,15 @@ pub(crate) fn grammars(root: &Path, check: bool) -> Result<()> {
         let tables_path = root.join(&tables_rel);
         let grammar = fs::read_to_string(&grammar_path)
             .with_context(|| format!("reading {}", grammar_path.display()))?;
-        let derived = derive_with_externals(&grammar, source.node_types, source.externals)
-            .with_context(|| format!("deriving the {} table", source.lang))?;
-        let text = render(&derived, &source.header());
+        let generated = generate_with_externals(&grammar, source.node_types, source.externals)
+            .with_context(|| format!("generating the {} table", source.lang))?;
+        let text = render(&generated, &source.header());
         let old = fs::read_to_string(&tables_path).unwrap_or_default();
         let summary = format!(
             "{} kinds, {} slots, fixed point in {} rounds",
-            derived.kinds.len(),
-            derived.slots.len(),
-            derived.rounds
+            generated.kinds.len(),
+            generated.slots.len(),
+            generated.rounds
         );
         if old == text {
             println!("{tables_rel}: up to date ({summary})");
@@ -124,7 +125,7 @@ fn check_rustfmt(path: &Path) -> Result<()> {
     };
     if !status.success() {
         bail!(
-            "{} is not rustfmt-stable: fix `hdd_grammar::derive::render`",
+            "{} is not rustfmt-stable: fix `hdd_tablegen::render`",
             path.display()
         );
     }

@@ -1,8 +1,10 @@
 //! Development tasks for hdd (`cargo xtask <task>`): regenerating the
-//! checked-in grammar tables and benchmarking hdd against peer reducers.
+//! checked-in grammar tables, benchmarking hdd against peer reducers, writing the man
+//! pages, and the tidy checks of the sources.
 
 mod bench;
 mod grammars;
+mod tidy;
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +20,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Derive `grammars/<lang>/tables.rs` from the vendored `grammar.json`
+    /// Generate `grammars/<lang>/tables.rs` from the vendored `grammar.json`
     /// and the linked grammar crate's `node-types.json`.
     Grammars {
         /// Do not write; fail if a table is stale.
@@ -31,6 +33,11 @@ enum Task {
     Bench(bench::BenchArgs),
     /// Write the man pages (`hdd.1`, `hdd-reduce.1`, …) to `target/man/`.
     Man,
+    /// Check the hand-written sources (crates/, xtask/, tests/): files of at most 700
+    /// lines, each starting with a `//!` line, signal handlers through signal-hook, no
+    /// module cycle in a crate. Prints each crate's module graph and every problem with
+    /// its file and line; fails on any (the `workspace_is_tidy` test runs the same checks).
+    Tidy,
 }
 
 fn main() -> Result<()> {
@@ -45,6 +52,7 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
+        Task::Tidy => tidy::tidy(&root),
     }
 }
 

@@ -2,9 +2,13 @@
 //! summary, and the mapping of errors to exit codes. The only crate that prints.
 
 mod args;
+mod checks;
 mod exit;
+mod files;
 mod reduce;
 mod report;
+mod setup;
+mod summary;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -93,7 +97,7 @@ fn langs() {
         ]);
     }
     rows.push([
-        reduce::TEXT.into(),
+        setup::TEXT.into(),
         "(any other)".into(),
         "none: lines, then words, then bytes".into(),
     ]);

@@ -8,6 +8,9 @@ use hdd::{Event, PassStats, Reduction, Sizes};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
+use crate::checks::CHECKS;
+use crate::summary::percent;
+
 /// How often a plain progress line is printed when stderr is not a terminal.
 const PLAIN_EVERY: Duration = Duration::from_secs(10);
 
@@ -173,7 +176,7 @@ impl Reporter {
             "status": status,
             "before": sizes(r.before),
             "after": sizes(r.after),
-            "tests": s.tests + crate::reduce::CHECKS,
+            "tests": s.tests + CHECKS,
             "cache_hits": s.cache_hits,
             "invalid": s.invalid,
             "accepted": s.accepted,
@@ -232,7 +235,7 @@ impl Reporter {
         format!(
             "{} B ({} of {}) · {} tokens · {pass} · {} tests, {rate:.1}/s, {hit:.0}% interesting",
             self.best.bytes,
-            crate::reduce::percent(self.best.bytes, self.original),
+            percent(self.best.bytes, self.original),
             self.original,
             self.best.tokens,
             self.tests,

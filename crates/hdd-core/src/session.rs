@@ -1,8 +1,9 @@
-//! A reduction session: the current best, the validity filter, the cache, and the
-//! loop that runs passes to a fixpoint. Start here to understand a run.
+//! A reduction session: the current best, the validity filter, the verdict cache, and
+//! the coordinator of a parallel run, which has candidates tested
+//! ([`Session::first_interesting`]) and merges the successes of tests that end late.
+//! The loop that runs the passes in rounds is in `rounds.rs`.
 
-use std::collections::{HashMap, VecDeque};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use hdd_grammar::{Lang, Table};
 use tree_sitter::Parser;
@@ -10,157 +11,19 @@ use tree_sitter::Parser;
 use crate::cache::{Cache, TextKey};
 use crate::document::Document;
 use crate::edit::EditSet;
-use crate::exec::{BoxError, Executor, Ticket};
-use crate::passes::{self, Pass};
-
-/// Why a reduction stopped early.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The executor could not run a test.
-    #[error("running the test: {0}")]
-    Executor(#[source] BoxError),
-    /// The observer (e.g. writing the best result to disk) failed.
-    #[error("saving the result: {0}")]
-    Observer(#[source] BoxError),
-    /// The original input is not interesting.
-    #[error("the original input is not interesting")]
-    OriginalNotInteresting,
-    /// The grammar could not be loaded or the input could not be parsed.
-    #[error("{0}")]
-    Parser(String),
-}
-
-/// What one pass did during a run.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PassStats {
-    /// The pass's name.
-    pub name: &'static str,
-    /// Tests run on its candidates.
-    pub tests: u64,
-    /// Candidates accepted.
-    pub accepted: u64,
-    /// Bytes removed by its accepted candidates.
-    pub bytes_saved: u64,
-    /// Time spent in the pass.
-    pub time: Duration,
-    /// Runs of the pass stopped early because its yield per test dropped.
-    pub stopped_early: u64,
-}
-
-/// Counters of a whole run.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Tests run (texts handed to the executor), the check of the original included.
-    pub tests: u64,
-    /// Candidates whose text had been tested before.
-    pub cache_hits: u64,
-    /// Candidates refused by the validity filter (new parse errors).
-    pub invalid: u64,
-    /// Candidates accepted.
-    pub accepted: u64,
-    /// Tests whose verdict could not be used: stopped because an earlier candidate won
-    /// (`--deterministic`), or ended after the best had moved on, and were not interesting
-    /// or clashed with what was accepted since.
-    pub wasted: u64,
-    /// Successes found against an older best, rebased onto the current one and accepted
-    /// after a test of their own (independent successes of parallel tests, merged).
-    pub merged: u64,
-    /// Candidates not tested because the same edits, rebased, had failed against an
-    /// earlier best in a test that ended after the best moved on (parallel runs; never in
-    /// the last round, which tests everything).
-    pub predicted: u64,
-    /// Full rounds of all passes.
-    pub rounds: u64,
-    /// Per pass, in first-run order.
-    pub passes: Vec<PassStats>,
-}
-
-impl Stats {
-    fn pass(&mut self, name: &'static str) -> &mut PassStats {
-        if let Some(i) = self.passes.iter().position(|p| p.name == name) {
-            return &mut self.passes[i];
-        }
-        self.passes.push(PassStats {
-            name,
-            ..PassStats::default()
-        });
-        self.passes.last_mut().expect("just pushed")
-    }
-}
-
-/// When a pass gives up for this round: once its last `window` tests together saved less
-/// than `1/divisor` of the current text. A pass that still finds something is not stopped,
-/// however slowly; one that finds nothing stops after `window` tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Patience {
-    /// How many of the pass's most recent tests are looked at.
-    pub window: u64,
-    /// The pass stops when those tests saved less than `len / divisor` bytes.
-    pub divisor: u64,
-}
-
-impl Default for Patience {
-    /// 512 tests, 1/1000 of the text: a pass whose last 512 tests removed less than 0.1% of
-    /// the text makes way for the next pass. ddmin-based passes have dry spells of a few
-    /// hundred tests between productive granularities: with 128 tests and 0.5% the names
-    /// pass stopped too early on js-underscore, and after 2,400 tests the run was still at
-    /// 3.6 KB where the run without patience had finished in 2,529. So only a pass that is
-    /// truly grinding stops.
-    fn default() -> Patience {
-        Patience {
-            window: 512,
-            divisor: 1000,
-        }
-    }
-}
-
-/// The progress of the running pass, for [`Patience`].
-#[derive(Debug, Default)]
-struct PassRun {
-    /// Tests run by this run of the pass.
-    tests: u64,
-    /// `(tests before it, bytes saved)` of each accepted candidate.
-    accepted: Vec<(u64, u64)>,
-    /// Whether the pass was stopped: it gets no more tests this run.
-    stopped: bool,
-}
+use crate::error::Error;
+use crate::event::{Event, Observer};
+use crate::exec::{Executor, Ticket};
+use crate::flight::{Flight, Flights, Prepared};
+use crate::history::{Failures, History};
+use crate::merge::{Group, Merges};
+use crate::ordered::Slots;
+use crate::patience::{PassRun, Patience};
+use crate::stats::{PassStats, Stats};
 
 /// How many candidates that need no test (cached, invalid, predicted) the coordinator
 /// looks at while tests run before it waits for one to end.
 const MAX_SKIPS: usize = 64;
-
-/// How many failures of tests that ended after the best moved on are kept as hints.
-const MAX_FAILURES: usize = 256;
-
-/// A test the executor is running.
-struct Flight {
-    /// The [`Session::first_interesting`] call it belongs to (`None`: a merge, which
-    /// belongs to no call).
-    call: Option<u64>,
-    /// Its candidate's position in that call.
-    index: usize,
-    key: TextKey,
-    /// The best it was derived from, and its edits against that best.
-    version: u64,
-    edits: EditSet,
-    doc: Document,
-    /// For a merge: the successes it puts together (against `version`), whose union is
-    /// `edits`; empty for a candidate.
-    parts: Vec<EditSet>,
-    /// `edits` against the current best, kept up to date as bests are accepted.
-    now: EditSet,
-}
-
-/// A candidate ready for its test ([`Session::prepare`]).
-struct Prepared {
-    /// The best its edits are against.
-    version: u64,
-    /// Its text's key.
-    key: TextKey,
-    edits: EditSet,
-    doc: Document,
-}
 
 /// Why [`Session::prepare`] gave no candidate.
 enum Skip {
@@ -169,66 +32,6 @@ enum Skip {
     /// Changes nothing, not smaller, clashes, invalid, predicted or known to fail.
     Other,
 }
-
-/// Successes found against an older best, waiting to be tested together on a newer one.
-struct Merge {
-    /// The best `parts` are against.
-    version: u64,
-    parts: Vec<EditSet>,
-    /// A half of a merge that failed: tested on its own, not joined with the others.
-    alone: bool,
-}
-
-/// A candidate of the running call, in candidate order (`--deterministic`).
-struct Slot {
-    index: usize,
-    key: TextKey,
-    /// Its test, until its verdict is known; `None` when the cache (or an earlier slot
-    /// with the same text) will answer.
-    ticket: Option<Ticket>,
-    verdict: Option<bool>,
-    /// For a slot the cache answers: its edits and document, in case it says yes.
-    cached: Option<(EditSet, Document)>,
-}
-
-/// What a session tells its [`Observer`] as the reduction goes.
-#[derive(Debug, Clone, Copy)]
-#[non_exhaustive]
-pub enum Event<'e> {
-    /// [`Session::reduce`] starts on this document (the original).
-    Started(&'e Document),
-    /// A new best: interesting, and smaller than the one before. Whoever must keep the
-    /// best (the CLI writes it to disk) keeps this one.
-    Best(&'e Document),
-    /// A round of all passes starts ([`Session::reduce`]); rounds count from 1.
-    RoundStarted {
-        /// The round's number.
-        round: u64,
-    },
-    /// A pass starts, the `index`-th (from 0) of the `count` passes of a round.
-    PassStarted {
-        /// The pass's name.
-        pass: &'static str,
-        /// Its position in the round.
-        index: usize,
-        /// How many passes the round runs.
-        count: usize,
-    },
-    /// A pass ended; `run` holds what this run of it did (`stopped_early` is 1 when its
-    /// patience ran out).
-    PassEnded {
-        /// This run's counters.
-        run: &'e PassStats,
-    },
-    /// A test ended.
-    Tested {
-        /// Its verdict.
-        interesting: bool,
-    },
-}
-
-/// Called with every [`Event`]; an error stops the run.
-pub type Observer<'a> = dyn FnMut(Event<'_>) -> Result<(), BoxError> + 'a;
 
 /// The state of one reduction. Passes propose candidates through
 /// [`Session::first_interesting`] and never run tests themselves.
@@ -240,6 +43,7 @@ pub struct Session<'a> {
     executor: &'a mut dyn Executor,
     observer: &'a mut Observer<'a>,
     stats: Stats,
+    /// The running pass's name.
     pass: &'static str,
     /// The patience of [`Session::reduce`].
     patience: Option<Patience>,
@@ -249,18 +53,15 @@ pub struct Session<'a> {
     /// Successes are used in candidate order only, as with one job: the result does not
     /// depend on the number of jobs.
     deterministic: bool,
-    /// `history[v]`: the edits that made best `v + 1` of best `v`.
-    history: Vec<EditSet>,
-    flights: HashMap<Ticket, Flight>,
+    /// The edits of every best, for rebasing.
+    history: History,
+    flights: Flights,
     next_ticket: Ticket,
     calls: u64,
-    /// Successes found against an older best, to be tested on the current one: all
-    /// waiting ones together, one merge at a time, halved when the whole fails.
-    merges: VecDeque<Merge>,
-    /// Edits that failed against an older best (tests that ended after the best moved
-    /// on), rebased onto the current best: a candidate with the same edits is predicted
-    /// to fail while `hints` is on.
-    failures: VecDeque<EditSet>,
+    /// Successes found against an older best, to be tested on the current one.
+    merges: Merges,
+    /// Edits that failed against an older best: predicted to fail while `hints` is on.
+    failures: Failures,
     hints: bool,
 }
 
@@ -301,12 +102,12 @@ impl<'a> Session<'a> {
             active: None,
             run: PassRun::default(),
             deterministic: false,
-            history: Vec::new(),
-            flights: HashMap::new(),
+            history: History::default(),
+            flights: Flights::default(),
             next_ticket: 0,
             calls: 0,
-            merges: VecDeque::new(),
-            failures: VecDeque::new(),
+            merges: Merges::default(),
+            failures: Failures::default(),
             hints: false,
         })
     }
@@ -386,166 +187,153 @@ impl<'a> Session<'a> {
         candidates: &mut dyn Iterator<Item = Option<EditSet>>,
     ) -> Result<Option<usize>, Error> {
         self.calls += 1;
+        if self.deterministic {
+            self.first_in_order(base, candidates)
+        } else {
+            self.first_to_end(base, candidates)
+        }
+    }
+
+    /// [`Session::first_interesting`] by default: the first success to end wins; every
+    /// job is kept busy, merges first; with jobs to spare, the call returns as soon as
+    /// its candidates run out (its last tests go on, and their successes are merged
+    /// when they end: waiting for them would leave the other jobs idle).
+    fn first_to_end(
+        &mut self,
+        base: &Document,
+        candidates: &mut dyn Iterator<Item = Option<EditSet>>,
+    ) -> Result<Option<usize>, Error> {
         let call = self.calls;
         let jobs = self.executor.jobs().max(1);
-        let mut slots: VecDeque<Slot> = VecDeque::new();
+        let mut candidates = candidates.enumerate();
         let mut exhausted = false;
-        let mut index = 0;
         loop {
-            // Keep every job busy: merges first, then this call's candidates; but while
-            // tests run, look at no more than `MAX_SKIPS` candidates that need none
-            // (each costs a parse: thousands of equal texts would cost more than
+            // While tests run, look at no more than `MAX_SKIPS` candidates that need
+            // none (each costs a parse: thousands of equal texts would cost more than
             // waiting).
             let mut skipped = 0;
-            while self.flights.len() < jobs {
-                if skipped >= MAX_SKIPS && !self.flights.is_empty() {
-                    break;
-                }
+            while self.flights.len() < jobs && (skipped < MAX_SKIPS || self.flights.is_empty()) {
                 skipped += 1;
-                if !self.deterministic && self.merge_due() {
+                if self.merge_due() {
                     self.start_merge()?;
                     continue;
                 }
-                if exhausted || (!self.deterministic && self.out_of_patience()) {
+                if exhausted || self.out_of_patience() {
                     exhausted = true;
                     break;
                 }
-                let Some(candidate) = candidates.next() else {
+                let Some((i, candidate)) = candidates.next() else {
                     exhausted = true;
                     break;
                 };
-                let i = index;
-                index += 1;
-                let Some(Prepared {
-                    version,
-                    key,
-                    edits,
-                    doc,
-                }) = self.prepare(base, candidate).ok()
-                else {
+                let Ok(prepared) = self.prepare(base, candidate) else {
                     continue;
                 };
-                let verdict = self.cache.get(key);
-                let flight = Flight {
-                    call: Some(call),
-                    index: i,
-                    key,
-                    version,
-                    now: edits.clone(),
-                    edits,
-                    doc,
-                    parts: Vec::new(),
-                };
-                if self.deterministic {
-                    if verdict.is_some() || slots.iter().any(|s| s.key == key) {
-                        self.stats.cache_hits += 1;
-                        slots.push_back(Slot {
-                            index: i,
-                            key,
-                            ticket: None,
-                            verdict: None,
-                            cached: Some((flight.edits, flight.doc)),
-                        });
-                        continue;
-                    }
-                    let ticket = self.start(flight)?;
-                    skipped = 0;
-                    slots.push_back(Slot {
-                        index: i,
-                        key,
-                        ticket: Some(ticket),
-                        verdict: None,
-                        cached: None,
-                    });
-                    continue;
-                }
-                if verdict.is_some() || self.testing(key) {
+                // A text known to fail never gets here (`prepare`); one known to be
+                // interesting needs no test.
+                if self.cache.get(prepared.key) == Some(true) {
                     self.stats.cache_hits += 1;
-                    if verdict == Some(true) {
-                        self.accept(flight.doc, flight.edits)?;
-                        return Ok(Some(i));
-                    }
-                    continue;
+                    self.accept(prepared.doc, prepared.edits)?;
+                    return Ok(Some(i));
                 }
-                self.start(flight)?;
+                self.start(Flight::new(Some(call), i, prepared, Vec::new()))?;
                 skipped = 0;
             }
-            if self.deterministic {
-                // Use verdicts in candidate order, as one job would.
-                while let Some(slot) = slots.front() {
-                    let verdict = match slot.ticket {
-                        Some(_) => match slot.verdict {
-                            Some(v) => v,
-                            None => break,
-                        },
-                        None => self.cache.get(slot.key).unwrap_or(false),
-                    };
-                    if self.out_of_patience() {
-                        self.cancel_call(call);
-                        return Ok(None);
-                    }
-                    let slot = slots.pop_front().expect("looked at");
-                    if let Some(ticket) = slot.ticket {
-                        self.cache.insert(slot.key, verdict);
-                        self.run.tests += 1;
-                        if verdict {
-                            let flight = self.flights.remove(&ticket).expect("kept till used");
-                            self.cancel_call(call);
-                            self.accept(flight.doc, flight.edits)?;
-                            return Ok(Some(slot.index));
-                        }
-                        self.flights.remove(&ticket);
-                    } else if let Some((edits, doc)) = slot.cached.filter(|_| verdict) {
-                        self.cancel_call(call);
-                        self.accept(doc, edits)?;
-                        return Ok(Some(slot.index));
-                    }
-                }
-                if slots.is_empty() && exhausted {
-                    return Ok(None);
-                }
-            } else if exhausted
-                && (jobs > 1 || !self.flights.values().any(|f| f.call == Some(call)))
-            {
-                // With jobs to spare, the pass goes on while its last tests run (their
-                // successes are merged when they end): waiting for them would leave
-                // the other jobs idle.
+            if exhausted && (jobs > 1 || !self.flights.has_call(call)) {
                 return Ok(None);
             }
-            // Wait for a test to end, or fill the free jobs first.
-            let running = if self.deterministic {
-                slots
-                    .iter()
-                    .any(|s| s.ticket.is_some() && s.verdict.is_none())
-            } else {
-                !self.flights.is_empty()
-            };
-            if !running {
+            if self.flights.is_empty() {
                 continue;
             }
             let (ticket, verdict) = self.wait()?;
-            if self.deterministic {
-                if let Some(slot) = slots.iter_mut().find(|s| s.ticket == Some(ticket)) {
-                    slot.verdict = Some(verdict);
-                }
-                continue;
-            }
-            let Some(flight) = self.flights.get(&ticket) else {
-                continue;
-            };
-            if flight.call == Some(call) {
-                let flight = self.flights.remove(&ticket).expect("just seen");
-                self.cache.insert(flight.key, verdict);
-                if verdict {
-                    if flight.version == self.version() {
-                        self.accept(flight.doc, flight.edits)?;
-                        return Ok(Some(flight.index));
+            match self.flights.get(ticket) {
+                None => {}
+                Some(flight) if flight.call == Some(call) => {
+                    let flight = self.flights.remove(ticket).expect("just seen");
+                    self.cache.insert(flight.key, verdict);
+                    if verdict {
+                        if flight.version == self.version() {
+                            self.accept(flight.doc, flight.edits)?;
+                            return Ok(Some(flight.index));
+                        }
+                        // A merge was accepted while it ran: it goes on as a merge.
+                        self.merges.push(flight.version, vec![flight.edits]);
                     }
-                    // A merge was accepted while it ran: it goes on as a merge.
-                    self.rebase_success(flight.version, flight.edits);
                 }
-            } else {
-                self.landed(ticket, verdict)?;
+                Some(_) => self.landed(ticket, verdict)?,
+            }
+        }
+    }
+
+    /// [`Session::first_interesting`] with [`Session::set_deterministic`]: verdicts are
+    /// used in candidate order, as one job would use them; the tests after the winner
+    /// are cancelled, and the cache only learns the verdicts used.
+    fn first_in_order(
+        &mut self,
+        base: &Document,
+        candidates: &mut dyn Iterator<Item = Option<EditSet>>,
+    ) -> Result<Option<usize>, Error> {
+        let call = self.calls;
+        let jobs = self.executor.jobs().max(1);
+        let mut slots = Slots::default();
+        let mut candidates = candidates.enumerate();
+        let mut exhausted = false;
+        loop {
+            let mut skipped = 0;
+            while !exhausted
+                && self.flights.len() < jobs
+                && (skipped < MAX_SKIPS || self.flights.is_empty())
+            {
+                skipped += 1;
+                let Some((i, candidate)) = candidates.next() else {
+                    exhausted = true;
+                    break;
+                };
+                let Ok(prepared) = self.prepare(base, candidate) else {
+                    continue;
+                };
+                let key = prepared.key;
+                if self.cache.get(key).is_some() || slots.holds(key) {
+                    self.stats.cache_hits += 1;
+                    slots.push_cached(i, key, prepared.edits, prepared.doc);
+                    continue;
+                }
+                let ticket = self.start(Flight::new(Some(call), i, prepared, Vec::new()))?;
+                skipped = 0;
+                slots.push_tested(i, key, ticket);
+            }
+            while let Some(verdict) = slots.front_verdict(&self.cache) {
+                if self.out_of_patience() {
+                    self.cancel_call(call);
+                    return Ok(None);
+                }
+                let slot = slots.pop_front().expect("looked at");
+                let won = match slot.ticket {
+                    Some(ticket) => {
+                        self.cache.insert(slot.key, verdict);
+                        self.run.tests += 1;
+                        let flight = self.flights.remove(ticket);
+                        if verdict {
+                            let flight = flight.expect("a slot's test is kept till used");
+                            Some((flight.edits, flight.doc))
+                        } else {
+                            None
+                        }
+                    }
+                    None => slot.cached.filter(|_| verdict),
+                };
+                if let Some((edits, doc)) = won {
+                    self.cancel_call(call);
+                    self.accept(doc, edits)?;
+                    return Ok(Some(slot.index));
+                }
+            }
+            if slots.is_empty() && exhausted {
+                return Ok(None);
+            }
+            if slots.waiting() {
+                let (ticket, verdict) = self.wait()?;
+                slots.record(ticket, verdict);
             }
         }
     }
@@ -574,12 +362,13 @@ impl<'a> Session<'a> {
     /// clash with it.
     #[must_use]
     pub fn rebase_onto_current(&self, base: &Document, edits: &EditSet) -> Option<EditSet> {
-        self.rebase(base.version().unwrap_or(self.version()), edits)
+        self.history
+            .rebase(base.version().unwrap_or(self.version()), edits)
     }
 
     /// The version of the current best.
     fn version(&self) -> u64 {
-        self.history.len() as u64
+        self.history.version()
     }
 
     /// A candidate of `base` as edits against the current best, and its document; `None`
@@ -592,7 +381,7 @@ impl<'a> Session<'a> {
         let (edits, doc_base) = if from == now {
             (edits, base)
         } else {
-            let rebased = self.rebase(from, &edits).ok_or(Skip::Other)?;
+            let rebased = self.history.rebase(from, &edits).ok_or(Skip::Other)?;
             (rebased, &self.current)
         };
         if edits.is_empty() {
@@ -600,7 +389,9 @@ impl<'a> Session<'a> {
         }
         // What failed against an older best is predicted to fail again; what a test
         // still running against an older best does needs no second test.
-        if self.hints && (self.failures.contains(&edits) || self.running_elsewhere(&edits)) {
+        if self.hints
+            && (self.failures.contains(&edits) || self.flights.running_elsewhere(&edits, now))
+        {
             self.stats.predicted += 1;
             return Err(Skip::Other);
         }
@@ -616,11 +407,15 @@ impl<'a> Session<'a> {
             self.stats.cache_hits += 1;
             return Err(Skip::Other);
         }
-        if !self.deterministic && self.testing(key) {
+        if !self.deterministic && self.flights.testing(key) {
             self.stats.cache_hits += 1;
             return Err(Skip::Testing);
         }
-        let Some(doc) = derive(&mut self.parser, doc_base, &edits, text) else {
+        let doc = match &mut self.parser {
+            Some(parser) => doc_base.derive_from(parser, &edits, text),
+            None => Some(Document::plain(text)),
+        };
+        let Some(doc) = doc else {
             self.stats.invalid += 1;
             return Err(Skip::Other);
         };
@@ -632,176 +427,82 @@ impl<'a> Session<'a> {
         })
     }
 
-    /// `edits` (against best `from`) against the current best, through every set
-    /// accepted since; `None` on a clash.
-    fn rebase(&self, from: u64, edits: &EditSet) -> Option<EditSet> {
-        let from = usize::try_from(from).ok()?;
-        let mut edits = edits.clone();
-        for accepted in self.history.get(from..)? {
-            edits = edits.rebase(accepted)?;
-        }
-        Some(edits)
-    }
-
-    /// A success against an older best: queued for a merge.
-    fn rebase_success(&mut self, version: u64, edits: EditSet) {
-        self.merges.push_back(Merge {
-            version,
-            parts: vec![edits],
-            alone: false,
-        });
-    }
-
     /// The verdict of a test of no running call: a merge, or a test left running when
     /// its call ended.
     fn landed(&mut self, ticket: Ticket, verdict: bool) -> Result<(), Error> {
-        let Some(flight) = self.flights.remove(&ticket) else {
+        let Some(flight) = self.flights.remove(ticket) else {
             return Ok(());
         };
         self.cache.insert(flight.key, verdict);
         if !verdict {
             if flight.call.is_none() {
-                self.halve_merge(flight.version, flight.parts);
+                self.merges.halve(flight.version, flight.parts);
             } else {
                 self.stats.wasted += 1;
-                if let Some(failed) = self.rebase(flight.version, &flight.edits)
+                if let Some(failed) = self.history.rebase(flight.version, &flight.edits)
                     && !failed.is_empty()
                 {
-                    if self.failures.len() >= MAX_FAILURES {
-                        self.failures.pop_front();
-                    }
-                    self.failures.push_back(failed);
+                    self.failures.remember(failed);
                 }
             }
             return Ok(());
         }
         if flight.call.is_some() {
-            self.rebase_success(flight.version, flight.edits);
+            self.merges.push(flight.version, vec![flight.edits]);
         } else if flight.version == self.version() {
             self.stats.merged += flight.parts.len() as u64;
             return self.accept(flight.doc, flight.edits);
         } else {
             // Interesting, but the best moved on while it ran: it waits for the next
             // merge, with whatever else came in.
-            self.merges.push_back(Merge {
-                version: flight.version,
-                parts: flight.parts,
-                alone: false,
-            });
+            self.merges.push(flight.version, flight.parts);
         }
         Ok(())
-    }
-
-    /// Whether a test of the text with this key is running.
-    fn testing(&self, key: TextKey) -> bool {
-        self.flights.values().any(|f| f.key == key)
     }
 
     /// Whether a merge should start now: one is waiting and none is running (the
     /// successes that come in while one runs wait, to be tested together).
     fn merge_due(&self) -> bool {
-        !self.merges.is_empty() && !self.flights.values().any(|f| f.call.is_none())
+        !self.merges.is_empty() && !self.flights.merging()
     }
 
-    /// Starts the test of the next merge: the waiting successes, rebased onto the current
-    /// best, put together (those that clash with it are dropped; one that overlaps
-    /// another waits for the next merge); or a half of a merge that failed, alone.
+    /// Starts the test of the next merge ([`Merges::next`]); one that is not valid, or
+    /// known to fail, is halved at once; one known to be interesting is accepted.
     fn start_merge(&mut self) -> Result<(), Error> {
-        let mut group = Vec::new();
-        while let Some(merge) = self.merges.pop_front() {
-            let alone = merge.alone;
-            if alone && !group.is_empty() {
-                self.merges.push_front(merge);
-                break;
-            }
-            group.push(merge);
-            if alone || self.merges.front().is_some_and(|m| m.alone) {
-                break;
-            }
-        }
-        let now = self.version();
-        let mut union = EditSet::default();
-        let mut parts = Vec::new();
-        let mut overlapping = Vec::new();
-        for merge in group {
-            for part in merge.parts {
-                match self.rebase(merge.version, &part) {
-                    None => self.stats.wasted += 1,
-                    Some(part) if part.is_empty() => {}
-                    Some(part) => match union.merge(&part) {
-                        Some(joined) => {
-                            union = joined;
-                            parts.push(part);
-                        }
-                        None => overlapping.push(part),
-                    },
-                }
-            }
-        }
-        if !overlapping.is_empty() {
-            self.merges.push_back(Merge {
-                version: now,
-                parts: overlapping,
-                alone: false,
-            });
-        }
+        let Some(Group {
+            union,
+            parts,
+            clashed,
+        }) = self.merges.next(&self.history)
+        else {
+            return Ok(());
+        };
+        self.stats.wasted += clashed;
         if parts.is_empty() {
             return Ok(());
         }
+        let now = self.version();
         let current = self.current.clone();
-        let Prepared {
-            version,
-            key,
-            edits,
-            doc,
-        } = match self.prepare(&current, Some(union)) {
+        let prepared = match self.prepare(&current, Some(union)) {
             Ok(prepared) => prepared,
             // The same text is being tested: its verdict will do.
             Err(Skip::Testing) => return Ok(()),
             Err(Skip::Other) => {
                 // Not valid (or predicted to fail) together: each half on its own.
-                self.halve_merge(now, parts);
+                self.merges.halve(now, parts);
                 return Ok(());
             }
         };
-        match self.cache.get(key) {
+        match self.cache.get(prepared.key) {
             Some(true) => {
                 self.stats.merged += parts.len() as u64;
-                self.accept(doc, edits)
+                self.accept(prepared.doc, prepared.edits)
             }
             Some(false) => {
-                self.halve_merge(now, parts);
+                self.merges.halve(now, parts);
                 Ok(())
             }
-            None => self
-                .start(Flight {
-                    call: None,
-                    index: 0,
-                    key,
-                    version,
-                    now: edits.clone(),
-                    edits,
-                    doc,
-                    parts,
-                })
-                .map(drop),
-        }
-    }
-
-    /// A merge of `parts` (against best `version`) was not interesting: its halves are
-    /// tested next, each on its own; a single success that fails on a newer best is
-    /// dropped.
-    fn halve_merge(&mut self, version: u64, mut parts: Vec<EditSet>) {
-        if parts.len() < 2 {
-            return;
-        }
-        let second = parts.split_off(parts.len() / 2);
-        for half in [second, parts] {
-            self.merges.push_front(Merge {
-                version,
-                parts: half,
-                alone: true,
-            });
+            None => self.start(Flight::new(None, 0, prepared, parts)).map(drop),
         }
     }
 
@@ -830,23 +531,18 @@ impl<'a> Session<'a> {
             .executor
             .wait()
             .map_err(Error::Executor)?
-            .ok_or_else(lost)?;
+            .ok_or_else(|| Error::Executor("the executor lost a running test".into()))?;
         self.emit(Event::Tested { interesting })?;
         Ok((ticket, interesting))
     }
 
-    fn emit(&mut self, event: Event<'_>) -> Result<(), Error> {
+    pub(crate) fn emit(&mut self, event: Event<'_>) -> Result<(), Error> {
         (self.observer)(event).map_err(Error::Observer)
     }
 
     /// Stops the tests of `call` still running: their verdicts are not needed.
     fn cancel_call(&mut self, call: u64) {
-        let tickets: Vec<Ticket> = self
-            .flights
-            .iter()
-            .filter(|(_, f)| f.call == Some(call))
-            .map(|(t, _)| *t)
-            .collect();
+        let tickets = self.flights.of_call(call);
         self.cancel(&tickets);
     }
 
@@ -856,45 +552,10 @@ impl<'a> Session<'a> {
             return;
         }
         self.executor.cancel(tickets);
-        for t in tickets {
+        for &t in tickets {
             self.flights.remove(t);
         }
         self.stats.wasted += tickets.len() as u64;
-    }
-
-    /// `accepted` is becoming the best: the running candidates whose edits it all made
-    /// are cancelled (their text is bigger than the new best's, so it will never be
-    /// tested again and no verdict of it is needed); the others' edits follow it. A
-    /// test whose edits clash with it runs on: its success cannot be used, but its
-    /// text may come back (a node replaced whole, whatever changed inside it), and its
-    /// verdict is then in the cache. Merges run on (a clash of the whole may spare a
-    /// part).
-    fn cancel_doomed(&mut self, accepted: &EditSet) {
-        if self.deterministic {
-            return;
-        }
-        let mut doomed: Vec<Ticket> = self
-            .flights
-            .iter_mut()
-            .filter_map(|(ticket, flight)| {
-                let now = flight.now.rebase(accepted);
-                let done = now.as_ref().is_some_and(EditSet::is_empty);
-                // Not expressible on the new best: matches no candidate any more.
-                flight.now = now.unwrap_or_default();
-                (done && flight.call.is_some()).then_some(*ticket)
-            })
-            .collect();
-        doomed.sort_unstable();
-        self.cancel(&doomed);
-    }
-
-    /// Whether a test of these edits (against the current best) is running against an
-    /// older best: its verdict will do (a success is merged, a failure predicts).
-    fn running_elsewhere(&self, edits: &EditSet) -> bool {
-        let now = self.version();
-        self.flights
-            .values()
-            .any(|f| f.version != now && f.now == *edits)
     }
 
     /// Whether the running pass has stopped, or should stop now ([`Patience`]).
@@ -902,30 +563,20 @@ impl<'a> Session<'a> {
         let Some(patience) = self.active else {
             return false;
         };
-        if !self.run.stopped && self.run.tests >= patience.window {
-            let since = self.run.tests - patience.window;
-            let saved: u64 = self
-                .run
-                .accepted
-                .iter()
-                .filter(|(at, _)| *at >= since)
-                .map(|(_, saved)| saved)
-                .sum();
-            if saved < self.current.text().len() as u64 / patience.divisor.max(1) {
-                self.run.stopped = true;
-                self.stats.pass(self.pass).stopped_early += 1;
-            }
+        if self.run.runs_out(patience, self.current.text().len()) {
+            self.stats.pass(self.pass).stopped_early += 1;
         }
         self.run.stopped
     }
 
     fn accept(&mut self, mut doc: Document, edits: EditSet) -> Result<(), Error> {
         debug_assert!(doc.text().len() < self.current.text().len());
-        self.failures = std::mem::take(&mut self.failures)
-            .into_iter()
-            .filter_map(|f| f.rebase(&edits).filter(|f| !f.is_empty()))
-            .collect();
-        self.cancel_doomed(&edits);
+        self.failures.follow(&edits);
+        if !self.deterministic {
+            // Tests whose edits the new best all made are not needed any more.
+            let doomed = self.flights.follow(&edits);
+            self.cancel(&doomed);
+        }
         self.history.push(edits);
         doc.set_version(self.version());
         let saved = (self.current.text().len() - doc.text().len()) as u64;
@@ -933,93 +584,66 @@ impl<'a> Session<'a> {
         let pass = self.stats.pass(self.pass);
         pass.accepted += 1;
         pass.bytes_saved += saved;
-        self.run.accepted.push((self.run.tests, saved));
+        self.run.accepted(saved);
         (self.observer)(Event::Best(&doc)).map_err(Error::Observer)?;
         self.current = doc;
         Ok(())
     }
 
-    /// Runs the default passes to a fixpoint: until a whole round in which no pass was
-    /// stopped early ([`Patience`]) and no candidate was predicted to fail
-    /// ([`Stats::predicted`]) saves nothing. Rounds run with patience and predictions while
-    /// they make progress; a round that saves nothing after skipping something is followed
-    /// by one without, so the end result is one that no pass can shrink.
-    ///
-    /// # Errors
-    /// When the executor or the observer fails.
-    pub fn reduce(&mut self) -> Result<(), Error> {
-        (self.observer)(Event::Started(&self.current)).map_err(Error::Observer)?;
-        let mut passes = passes::default_passes(self.table.is_some());
-        let result = self.fixpoint(&mut passes);
+    /// Tells the observer the reduction starts ([`Event::Started`]).
+    pub(crate) fn announce_start(&mut self) -> Result<(), Error> {
+        (self.observer)(Event::Started(&self.current)).map_err(Error::Observer)
+    }
+
+    /// A round starts: with `patient`, passes may stop early and failures predict
+    /// (parallel runs); without, every pass runs to its end and everything is tested.
+    pub(crate) fn begin_round(&mut self, patient: bool) -> Result<(), Error> {
+        self.stats.rounds += 1;
+        self.active = if patient { self.patience } else { None };
+        self.hints = patient && !self.deterministic;
+        self.emit(Event::RoundStarted {
+            round: self.stats.rounds,
+        })
+    }
+
+    /// A round ends: every running test is waited for (its success merged).
+    pub(crate) fn end_round(&mut self) -> Result<(), Error> {
+        self.settle()?;
+        self.hints = false;
+        Ok(())
+    }
+
+    /// The rounds are over: no pass stops early any more.
+    pub(crate) fn end_rounds(&mut self) {
         self.active = None;
-        result
     }
 
-    fn fixpoint(&mut self, passes: &mut [Box<dyn Pass>]) -> Result<(), Error> {
-        let mut patient = true;
-        loop {
-            self.stats.rounds += 1;
-            self.active = if patient { self.patience } else { None };
-            self.hints = patient && !self.deterministic;
-            let predicted = self.stats.predicted;
-            let before = self.current.text().len();
-            let mut stopped = false;
-            self.emit(Event::RoundStarted {
-                round: self.stats.rounds,
-            })?;
-            let count = passes.len();
-            for (index, pass) in passes.iter_mut().enumerate() {
-                self.emit(Event::PassStarted {
-                    pass: pass.name(),
-                    index,
-                    count,
-                })?;
-                self.run_pass(pass.as_mut())?;
-                stopped |= self.run.stopped;
-            }
-            self.settle()?;
-            self.hints = false;
-            if self.current.text().len() < before {
-                patient = true;
-            } else if stopped || self.stats.predicted > predicted {
-                // Something was skipped (a pass stopped early, a candidate predicted to
-                // fail): one more round that skips nothing.
-                patient = false;
-            } else {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Runs one pass once.
-    ///
-    /// # Errors
-    /// When the executor or the observer fails.
-    pub fn run_pass(&mut self, pass: &mut dyn Pass) -> Result<(), Error> {
+    /// Runs `body` as one run of the pass `name`: its tests, successes and time are
+    /// counted for it, and [`Event::PassEnded`] tells what this run did. Returns whether
+    /// the pass was stopped early.
+    pub(crate) fn run_pass_as(
+        &mut self,
+        name: &'static str,
+        body: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<bool, Error> {
         let started = Instant::now();
-        self.pass = pass.name();
+        self.pass = name;
         self.run = PassRun::default();
-        let before = self.stats.pass(pass.name()).clone();
-        let result = pass.run(self);
-        let after = self.stats.pass(pass.name());
+        let before = self.stats.pass(name).clone();
+        let result = body(self);
+        let after = self.stats.pass(name);
         after.time += started.elapsed();
-        let run = PassStats {
-            name: after.name,
-            tests: after.tests - before.tests,
-            accepted: after.accepted - before.accepted,
-            bytes_saved: after.bytes_saved - before.bytes_saved,
-            time: after.time - before.time,
-            stopped_early: after.stopped_early - before.stopped_early,
-        };
+        let run: PassStats = after.since(&before);
         result?;
-        self.emit(Event::PassEnded { run: &run })
+        self.emit(Event::PassEnded { run: &run })?;
+        Ok(self.run.stopped)
     }
 
     /// Ends the session, returning the best document and the counters. Tests still
     /// running are stopped.
     #[must_use]
     pub fn finish(mut self) -> (Document, Stats) {
-        let tickets: Vec<Ticket> = self.flights.keys().copied().collect();
+        let tickets = self.flights.tickets();
         if !tickets.is_empty() {
             self.executor.cancel(&tickets);
             self.stats.wasted += tickets.len() as u64;
@@ -1028,258 +652,5 @@ impl<'a> Session<'a> {
     }
 }
 
-/// `base` with `edits` done, whose text is `text`, if valid.
-fn derive(
-    parser: &mut Option<Parser>,
-    base: &Document,
-    edits: &EditSet,
-    text: Vec<u8>,
-) -> Option<Document> {
-    match parser {
-        Some(parser) => base.derive_from(parser, edits, text),
-        None => Some(Document::plain(text)),
-    }
-}
-
-fn lost() -> Error {
-    Error::Executor("the executor lost a running test".into())
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use hdd_grammar::Lang;
-
-    /// Runs up to `jobs` tests "at once": verdicts come back in a scrambled order (a
-    /// fixed pseudo-random sequence), as parallel tests of different lengths would.
-    struct Scrambled<F> {
-        predicate: F,
-        jobs: usize,
-        running: Vec<(Ticket, bool)>,
-        seed: u64,
-    }
-
-    impl<F: FnMut(&[u8]) -> bool> Executor for Scrambled<F> {
-        fn jobs(&self) -> usize {
-            self.jobs
-        }
-
-        fn start(&mut self, ticket: Ticket, text: &[u8]) -> Result<(), BoxError> {
-            assert!(
-                self.running.len() < self.jobs,
-                "more tests started than jobs"
-            );
-            let verdict = (self.predicate)(text);
-            self.running.push((ticket, verdict));
-            Ok(())
-        }
-
-        fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
-            if self.running.is_empty() {
-                return Ok(None);
-            }
-            self.seed = self
-                .seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            let i = usize::try_from(self.seed >> 33).unwrap() % self.running.len();
-            Ok(Some(self.running.swap_remove(i)))
-        }
-
-        fn cancel(&mut self, tickets: &[Ticket]) {
-            self.running.retain(|(t, _)| !tickets.contains(t));
-        }
-    }
-
-    /// A C file where the test needs two statements far apart, so many candidates
-    /// succeed independently of each other.
-    fn input() -> Vec<u8> {
-        let mut text = String::from("int main(void) {\n");
-        for i in 0..40 {
-            text.push_str(&format!("  int v{i} = {i} * 3;\n"));
-        }
-        text.push_str("  return v7 + v31;\n}\n");
-        text.into_bytes()
-    }
-
-    fn interesting(text: &[u8]) -> bool {
-        let s = String::from_utf8_lossy(text);
-        s.contains("v7 = 7") && s.contains("v31") && s.contains("return")
-    }
-
-    /// Reduces [`input`] with `jobs` scrambled jobs; every new best is checked to be
-    /// interesting as it comes.
-    fn reduce(jobs: usize, deterministic: bool, seed: u64) -> (Vec<u8>, Stats) {
-        let mut exec = Scrambled {
-            predicate: interesting,
-            jobs,
-            running: Vec::new(),
-            seed,
-        };
-        let mut observer = |e: Event<'_>| {
-            if let Event::Best(doc) = e {
-                assert!(interesting(doc.text()), "a best that is not interesting");
-            }
-            Ok(())
-        };
-        let mut session = Session::new(Some(Lang::C), input(), &mut exec, &mut observer).unwrap();
-        session.set_deterministic(deterministic);
-        session.check_original().unwrap();
-        session.reduce().unwrap();
-        let (doc, stats) = session.finish();
-        (doc.text().to_vec(), stats)
-    }
-
-    #[test]
-    fn deterministic_results_do_not_depend_on_jobs_or_timing() {
-        let (one, _) = reduce(1, true, 0);
-        for (jobs, seed) in [(2, 1), (4, 2), (4, 3), (8, 4)] {
-            let (many, stats) = reduce(jobs, true, seed);
-            assert_eq!(
-                String::from_utf8_lossy(&many),
-                String::from_utf8_lossy(&one),
-                "-j {jobs} seed {seed}"
-            );
-            assert_eq!(stats.merged, 0);
-        }
-    }
-
-    #[test]
-    fn parallel_successes_are_merged_and_every_best_is_interesting() {
-        let (mut merged, mut predicted) = (0, 0);
-        for seed in 0..4 {
-            let (text, stats) = reduce(4, false, seed);
-            assert!(interesting(&text));
-            assert!(
-                text.len() <= reduce(1, false, 0).0.len() + 8,
-                "-j 4 ended much bigger than -j 1: {}",
-                String::from_utf8_lossy(&text)
-            );
-            merged += stats.merged;
-            predicted += stats.predicted;
-        }
-        assert!(merged > 0, "no success of a test left running was merged");
-        assert!(predicted > 0, "no failure of a test left running was used");
-    }
-
-    /// Every test is interesting; verdicts come back first in, first out (or last in,
-    /// first out); starts and cancels are recorded.
-    #[derive(Default)]
-    struct Ordered {
-        jobs: usize,
-        lifo: bool,
-        running: VecDeque<Ticket>,
-        started: Vec<Ticket>,
-        cancelled: Vec<Ticket>,
-    }
-
-    impl Executor for Ordered {
-        fn jobs(&self) -> usize {
-            self.jobs
-        }
-
-        fn start(&mut self, ticket: Ticket, _: &[u8]) -> Result<(), BoxError> {
-            self.running.push_back(ticket);
-            self.started.push(ticket);
-            Ok(())
-        }
-
-        fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
-            let next = if self.lifo {
-                self.running.pop_back()
-            } else {
-                self.running.pop_front()
-            };
-            Ok(next.map(|t| (t, true)))
-        }
-
-        fn cancel(&mut self, tickets: &[Ticket]) {
-            self.running.retain(|t| !tickets.contains(t));
-            self.cancelled.extend(tickets);
-        }
-    }
-
-    const LIST: &[u8] = b"[1,2,3,4]\n";
-
-    fn delete(range: std::ops::Range<usize>) -> Option<EditSet> {
-        EditSet::new(vec![crate::edit::Edit::delete(range)])
-    }
-
-    fn with_session(exec: &mut Ordered, body: impl FnOnce(&mut Session<'_>)) {
-        let mut observer = |_: Event<'_>| Ok(());
-        let mut session =
-            Session::new(Some(Lang::Json), LIST.to_vec(), exec, &mut observer).unwrap();
-        body(&mut session);
-    }
-
-    #[test]
-    fn a_running_test_whose_edits_the_new_best_made_is_cancelled() {
-        let mut exec = Ordered {
-            jobs: 2,
-            ..Ordered::default()
-        };
-        with_session(&mut exec, |session| {
-            let base = session.current().clone();
-            // "1,2," ends first and wins: "1," is all done by it.
-            let mut candidates = vec![delete(1..5), delete(1..3), delete(6..8)].into_iter();
-            assert_eq!(
-                session.first_interesting(&base, &mut candidates).unwrap(),
-                Some(0)
-            );
-            assert_eq!(session.current().text(), b"[3,4]\n");
-            assert_eq!(session.stats().wasted, 1);
-        });
-        assert_eq!(exec.cancelled, vec![1]);
-    }
-
-    #[test]
-    fn a_call_out_of_candidates_returns_and_its_last_success_is_merged() {
-        let mut exec = Ordered {
-            jobs: 2,
-            ..Ordered::default()
-        };
-        with_session(&mut exec, |session| {
-            let base = session.current().clone();
-            let mut candidates = vec![delete(1..3)].into_iter();
-            // Returns at once, its one test still running.
-            assert_eq!(
-                session.first_interesting(&base, &mut candidates).unwrap(),
-                None
-            );
-            assert_eq!(session.current().text(), LIST);
-            session.settle().unwrap();
-            assert_eq!(session.current().text(), b"[2,3,4]\n");
-            assert_eq!(session.stats().merged, 1);
-        });
-        assert_eq!(exec.running.len(), 0);
-    }
-
-    #[test]
-    fn edits_a_test_against_an_older_best_is_trying_are_not_tested_twice() {
-        let mut exec = Ordered {
-            jobs: 2,
-            lifo: true,
-            ..Ordered::default()
-        };
-        with_session(&mut exec, |session| {
-            session.hints = true;
-            let base = session.current().clone();
-            // "1," starts, then ",4", which ends first and wins; "1," runs on.
-            let mut candidates = vec![delete(1..3), delete(6..8), delete(3..5)].into_iter();
-            assert_eq!(
-                session.first_interesting(&base, &mut candidates).unwrap(),
-                Some(1)
-            );
-            assert_eq!(session.current().text(), b"[1,2,3]\n");
-            // "1," against the new best: what the running test does.
-            let base = session.current().clone();
-            let mut candidates = vec![delete(1..3)].into_iter();
-            assert_eq!(
-                session.first_interesting(&base, &mut candidates).unwrap(),
-                None
-            );
-            assert_eq!(session.stats().predicted, 1);
-        });
-        assert_eq!(exec.started, vec![0, 1]);
-    }
-}
+mod tests;

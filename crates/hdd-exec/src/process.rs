@@ -1,175 +1,25 @@
-//! Local process execution of the interestingness test.
+//! The interestingness test as local processes: one thread, one private folder and
+//! one process group per running test.
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use hdd_core::{BoxError, Executor, Ticket};
+use rustix::process::{Resource, Rlimit, Signal};
 
-/// Why a test could not be run at all.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The test program does not exist.
-    #[error("test {path} does not exist")]
-    TestMissing {
-        /// The path given.
-        path: PathBuf,
-    },
-    /// The test is not a regular file.
-    #[error("test {path} is not a file")]
-    TestNotAFile {
-        /// The path given.
-        path: PathBuf,
-    },
-    /// The test lacks the execute permission.
-    #[error("test {path} is not executable (fix: chmod +x {path})")]
-    TestNotExecutable {
-        /// The path given.
-        path: PathBuf,
-    },
-    /// The kernel refused to run the test (usually a script without a `#!` line).
-    #[error(
-        "cannot execute test {path}: {source} (does the script start with a line like #!/bin/sh?)"
-    )]
-    TestNotRunnable {
-        /// The path given.
-        path: PathBuf,
-        /// What the kernel said.
-        source: std::io::Error,
-    },
-    /// A file or folder of the test's sandbox could not be made.
-    #[error("{what} {path}: {source}")]
-    Io {
-        /// What hdd was doing.
-        what: &'static str,
-        /// Where.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// SIGINT or SIGTERM arrived (see [`stop_on_signals`]); running tests were stopped.
-    #[error("interrupted")]
-    Interrupted,
-}
-
-/// How to run the test, and what its ending means.
-#[derive(Debug, Clone)]
-pub struct TestCommand {
-    /// The test program, absolute.
-    pub program: PathBuf,
-    /// Its arguments; each `@@` in them becomes the candidate's path.
-    pub args: Vec<OsString>,
-    /// The name the candidate gets in the test's folder (the original file name).
-    pub file_name: OsString,
-    /// A test running longer is killed and counts as not interesting.
-    pub timeout: Duration,
-    /// The exit code that means interesting (0 by default; a death by signal N counts
-    /// as exit code 128 + N, as in a shell).
-    pub interesting_exit_code: i32,
-    /// When set, interesting also needs the test's stderr to match.
-    pub same_crash: Option<regex::bytes::Regex>,
-    /// The test's address-space limit, in bytes (`RLIMIT_AS`).
-    pub mem_limit: Option<u64>,
-}
-
-impl TestCommand {
-    /// Checks that `test` is an executable file and makes its path absolute.
-    ///
-    /// # Errors
-    /// When the test is missing, not a file, or not executable.
-    pub fn new(test: &Path, file_name: OsString, timeout: Duration) -> Result<TestCommand, Error> {
-        let meta = fs::metadata(test).map_err(|_| Error::TestMissing {
-            path: test.to_owned(),
-        })?;
-        if !meta.is_file() {
-            return Err(Error::TestNotAFile {
-                path: test.to_owned(),
-            });
-        }
-        if meta.permissions().mode() & 0o111 == 0 {
-            return Err(Error::TestNotExecutable {
-                path: test.to_owned(),
-            });
-        }
-        let program = fs::canonicalize(test).map_err(|source| Error::Io {
-            what: "resolving",
-            path: test.to_owned(),
-            source,
-        })?;
-        Ok(TestCommand {
-            program,
-            args: Vec::new(),
-            file_name,
-            timeout,
-            interesting_exit_code: 0,
-            same_crash: None,
-            mem_limit: None,
-        })
-    }
-
-    /// What `@@` stands for in the arguments.
-    pub const PATH_PLACEHOLDER: &'static str = "@@";
-
-    /// The interesting exit code and, if any, the stderr pattern, for messages:
-    /// `exit code 0`, `exit code 134 and stderr matching "heap-use-after-free"`.
-    #[must_use]
-    pub fn expectation(&self) -> String {
-        let mut s = format!("exit code {}", self.interesting_exit_code);
-        if let Some(re) = &self.same_crash {
-            s.push_str(&format!(" and stderr matching \"{}\"", re.as_str()));
-        }
-        s
-    }
-
-    /// Whether a test that ended with `status`, having written `stderr`, says
-    /// interesting.
-    fn verdict(&self, status: Status, stderr: &Path) -> bool {
-        let code = match status {
-            Status::Exited(code) => code,
-            Status::Signaled(sig) => 128 + sig,
-            Status::TimedOut => return false,
-        };
-        if code != self.interesting_exit_code {
-            return false;
-        }
-        match &self.same_crash {
-            None => true,
-            Some(re) => fs::read(stderr).is_ok_and(|text| re.is_match(&text)),
-        }
-    }
-}
-
-/// How a test ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// It exited with this code.
-    Exited(i32),
-    /// A signal killed it.
-    Signaled(i32),
-    /// It ran past the timeout and was killed.
-    TimedOut,
-}
-
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Status::Exited(code) => write!(f, "exit code {code}"),
-            Status::Signaled(sig) => write!(f, "killed by signal {sig}"),
-            Status::TimedOut => write!(f, "timed out"),
-        }
-    }
-}
+use crate::command::{Status, TestCommand};
+use crate::error::Error;
+use crate::groups::{LiveGroup, kill_group};
+use crate::signals::interrupted;
 
 /// One test run, for reporting.
 #[derive(Debug)]
@@ -213,64 +63,6 @@ struct Shared {
 struct Groups {
     running: HashMap<Ticket, i32>,
     cancelled: HashSet<Ticket>,
-}
-
-/// Set by SIGINT and SIGTERM once [`stop_on_signals`] is called.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// The process groups of every running test of this process, for the signal handler
-/// (which may not take locks): 0 is a free slot. Tests past the table's size are still
-/// stopped by the first signal's orderly path, not by a second signal.
-static LIVE_GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
-
-/// Notes a running test's process group; returns its slot.
-fn register_group(group: i32) -> Option<usize> {
-    LIVE_GROUPS.iter().position(|slot| {
-        slot.compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    })
-}
-
-extern "C" fn on_signal(_: libc::c_int) {
-    const STOPPING: &[u8] =
-        b"\nhdd: stopping every test, keeping the best result (press Ctrl-C again to quit at once)\n";
-    if !INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // SAFETY: write(2) is async-signal-safe; the buffer is a static.
-        unsafe {
-            libc::write(2, STOPPING.as_ptr().cast(), STOPPING.len());
-        }
-        return;
-    }
-    // A second signal: kill every test's group and exit now. Every best result was
-    // written whole (a rename), so the file on disk is interesting.
-    for slot in &LIVE_GROUPS {
-        let group = slot.load(Ordering::SeqCst);
-        if group > 0 {
-            kill_group(group);
-        }
-    }
-    // SAFETY: _exit is async-signal-safe and ends the process without running anything.
-    unsafe { libc::_exit(130) }
-}
-
-/// From now on SIGINT (Ctrl-C) and SIGTERM do not kill the process at once: the next
-/// [`Executor::wait`] of any [`LocalExecutor`] stops its tests (process groups and all)
-/// and fails with [`Error::Interrupted`], so the caller can keep its best result and exit.
-/// A second signal kills every test's process group and exits with 130 at once.
-pub fn stop_on_signals() {
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    // SAFETY: the handler uses atomics, write(2), killpg and _exit, all
-    // async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-    }
-}
-
-/// Whether SIGINT or SIGTERM arrived since [`stop_on_signals`].
-#[must_use]
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 impl LocalExecutor {
@@ -376,21 +168,14 @@ impl Shared {
             .stderr(stderr)
             .process_group(0);
         if let Some(limit) = self.command.mem_limit {
-            let limit = libc::rlim_t::try_from(limit).unwrap_or(libc::RLIM_INFINITY);
-            // SAFETY: between fork and exec only setrlimit runs, which is
-            // async-signal-safe and touches no memory of the parent.
+            let rlimit = Rlimit {
+                current: Some(limit),
+                maximum: Some(limit),
+            };
+            // SAFETY: between fork and exec only setrlimit(2) runs, a system call that
+            // is async-signal-safe and touches no memory of the parent.
             unsafe {
-                command.pre_exec(move || {
-                    let rlim = libc::rlimit {
-                        rlim_cur: limit,
-                        rlim_max: limit,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_AS, &raw const rlim) == 0 {
-                        Ok(())
-                    } else {
-                        Err(std::io::Error::last_os_error())
-                    }
-                });
+                command.pre_exec(move || Ok(rustix::process::setrlimit(Resource::As, rlimit)?));
             }
         }
         let child = {
@@ -403,24 +188,24 @@ impl Shared {
                 drop(groups);
                 let _ = fs::remove_dir_all(&dir);
                 return Ok(Outcome {
-                    status: Status::Signaled(libc::SIGKILL),
+                    status: Status::Signaled(Signal::KILL.as_raw()),
                     interesting: false,
                     stderr_tail: String::new(),
                     kept_dir: None,
                 });
             }
             let child = command.spawn();
-            let mut slot = None;
+            let mut live = None;
             if let Ok(child) = &child {
                 let group = i32::try_from(child.id()).expect("a pid fits in i32");
-                slot = register_group(group);
+                live = Some(LiveGroup::new(group));
                 if let Some(t) = ticket {
                     groups.running.insert(t, group);
                 }
             }
-            child.map(|child| (child, slot))
+            child.map(|child| (child, live))
         };
-        let (child, slot) = match child {
+        let (child, live) = match child {
             Ok(spawned) => spawned,
             Err(source) => {
                 let _ = fs::remove_dir_all(&dir);
@@ -431,9 +216,7 @@ impl Shared {
             }
         };
         let status = wait(child, self.command.timeout);
-        if let Some(slot) = slot {
-            LIVE_GROUPS[slot].store(0, Ordering::SeqCst);
-        }
+        drop(live);
         if let Some(t) = ticket {
             let mut groups = self.groups();
             groups.running.remove(&t);
@@ -579,14 +362,6 @@ fn status_of(status: ExitStatus) -> Status {
     }
 }
 
-fn kill_group(group: i32) {
-    // SAFETY: killpg has no memory-safety preconditions; a stale or empty group only
-    // makes it fail with ESRCH, which is ignored.
-    unsafe {
-        libc::killpg(group, libc::SIGKILL);
-    }
-}
-
 /// The last `lines` lines of a file (at most its last 4 KiB), lossily decoded.
 fn tail(path: &Path, lines: usize) -> String {
     let Ok(mut file) = File::open(path) else {
@@ -603,6 +378,8 @@ fn tail(path: &Path, lines: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
     use super::*;
 
     fn script(dir: &Path, body: &str) -> PathBuf {
@@ -634,12 +411,44 @@ mod tests {
     }
 
     /// A test that starts a grandchild which would touch `marker` after a while.
-    fn lingering(dir: &Path, marker: &Path) -> LocalExecutor {
+    /// A test that starts a grandchild and notes its pid in `pids`, then waits.
+    fn lingering(dir: &Path, pids: &Path, timeout: Duration) -> LocalExecutor {
         executor(
             dir,
-            &format!("(sleep 1; touch {}) & sleep 30", marker.display()),
-            Duration::from_secs(60),
+            &format!("sleep 60 & echo $! >> {}\nsleep 30", pids.display()),
+            timeout,
         )
+    }
+
+    /// Waits until `pids` lists `n` processes, then returns them.
+    fn started(pids: &Path, n: usize) -> Vec<u32> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let listed: Vec<u32> = fs::read_to_string(pids)
+                .unwrap_or_default()
+                .lines()
+                .map(|l| l.parse().unwrap())
+                .collect();
+            if listed.len() >= n {
+                return listed;
+            }
+            assert!(Instant::now() < deadline, "the tests did not start");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Checks (allowing a second for the kill to land) that no process of `pids` is
+    /// still running; a zombie waiting to be reaped counts as gone.
+    fn assert_gone(pids: &[u32], what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let running = |pid: &u32| {
+            fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| stat.contains("(sleep) ") && !stat.contains(") Z "))
+        };
+        while pids.iter().any(running) {
+            assert!(Instant::now() < deadline, "a grandchild of {what} survived");
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     #[test]
@@ -647,52 +456,37 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cancelled = dir.path().join("cancelled");
         let dropped = dir.path().join("dropped");
-        let mut exec = lingering(dir.path(), &cancelled);
+        let mut exec = lingering(dir.path(), &cancelled, Duration::from_secs(60));
         exec.start(1, b"x").unwrap();
-        std::thread::sleep(Duration::from_millis(300));
+        let pids = started(&cancelled, 1);
         exec.cancel(&[1]);
         assert_eq!(
             exec.wait().unwrap(),
             None,
             "a cancelled test has no verdict"
         );
-        let mut exec = lingering(dir.path(), &dropped);
+        assert_gone(&pids, "a cancelled test");
+        let mut exec = lingering(dir.path(), &dropped, Duration::from_secs(60));
         exec.start(1, b"x").unwrap();
         exec.start(2, b"y").unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-        let started = Instant::now();
+        let pids = started(&dropped, 2);
+        let begun = Instant::now();
         drop(exec);
         assert!(
-            started.elapsed() < Duration::from_secs(5),
+            begun.elapsed() < Duration::from_secs(5),
             "drop waited for the tests"
         );
-        std::thread::sleep(Duration::from_millis(1500));
-        assert!(
-            !cancelled.exists(),
-            "a grandchild of a cancelled test survived"
-        );
-        assert!(
-            !dropped.exists(),
-            "a grandchild of a test survived the executor"
-        );
+        assert_gone(&pids, "a test still running when the executor was dropped");
     }
 
     #[test]
     fn timeout_kills_the_test_and_its_grandchildren() {
         let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("alive");
-        let exec = executor(
-            dir.path(),
-            &format!("(sleep 2; touch {}) & sleep 30", marker.display()),
-            Duration::from_millis(200),
-        );
+        let pids = dir.path().join("pids");
+        let exec = lingering(dir.path(), &pids, Duration::from_millis(200));
         let outcome = exec.run_one(b"x", false).unwrap();
         assert_eq!(outcome.status, Status::TimedOut);
-        std::thread::sleep(Duration::from_millis(2500));
-        assert!(
-            !marker.exists(),
-            "a grandchild of the test survived the timeout"
-        );
+        assert_gone(&started(&pids, 1), "a test that timed out");
     }
 
     #[test]

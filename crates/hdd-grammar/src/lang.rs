@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::table::Table;
+use crate::tables::{c_table, javascript_table, json_table, rust_table, sql_table};
 
 /// A language hdd can reduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,15 +103,15 @@ impl Lang {
         }
     }
 
-    /// The grammar table derived from the vendored `grammar.json`.
+    /// The grammar table generated from the vendored `grammar.json`.
     #[must_use]
     pub fn table(self) -> Table {
         match self {
-            Lang::C => crate::c_table(),
-            Lang::Rust => crate::rust_table(),
-            Lang::JavaScript => crate::javascript_table(),
-            Lang::Json => crate::json_table(),
-            Lang::Sql => crate::sql_table(),
+            Lang::C => c_table(),
+            Lang::Rust => rust_table(),
+            Lang::JavaScript => javascript_table(),
+            Lang::Json => json_table(),
+            Lang::Sql => sql_table(),
         }
     }
 }

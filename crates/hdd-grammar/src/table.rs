@@ -1,8 +1,9 @@
 //! The shape of a grammar table: what hdd knows about each node kind of a language.
 //!
-//! Tables are derived from a grammar's `grammar.json` and `node-types.json` by
-//! [`crate::derive`] and checked in as Rust source under `grammars/<lang>/tables.rs`
-//! (`cargo xtask grammars` writes them; a test fails when they are stale).
+//! Tables are generated from a grammar's `grammar.json` and `node-types.json` by
+//! the `hdd-tablegen` crate and checked in as Rust source under
+//! `grammars/<lang>/tables.rs` (`cargo xtask grammars` writes them; a test fails
+//! when they are stale).
 
 /// What hdd knows about one grammar rule, keyed by the rule's name as
 /// `tree_sitter::Node::grammar_name()` reports it (the name before any ALIAS),

@@ -8,9 +8,11 @@
 //! ## Example
 //! `\x00\x01HDR\xff\xfe` with a test that needs `\xff` and `R` becomes `R\xff`.
 
-use super::{Pass, ddmin_units};
+use super::units::ddmin_units;
 use crate::edit::Edit;
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// Above this many bytes the pass does nothing: a byte-level 1-minimal check costs at
 /// least one candidate per byte.

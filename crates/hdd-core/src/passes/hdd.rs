@@ -17,11 +17,13 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::{Pass, swallow_space};
+use super::text::swallow_space;
 use crate::ddmin::{Ddmin, DdminOptions};
 use crate::document::Document;
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// The HDD pass.
 #[derive(Debug, Default)]

@@ -28,10 +28,11 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::Pass;
 use crate::cache::TextKey;
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// How deep below a node compatible descendants are looked for.
 const MAX_DEPTH: usize = 6;

@@ -22,10 +22,12 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::names::enclosing_deletion;
-use super::{Pass, is_name, is_word};
+use super::text::{is_name, is_word};
 use crate::document::leaves;
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// The inlining pass.
 #[derive(Debug, Default)]

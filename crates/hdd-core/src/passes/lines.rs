@@ -8,9 +8,11 @@
 //! ## Example
 //! `a\nb\nc\n` with a test that needs `b` becomes `b\n`.
 
-use super::{Pass, ddmin_units};
+use super::units::ddmin_units;
 use crate::edit::Edit;
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// ddmin over lines.
 #[derive(Debug, Default)]

@@ -11,10 +11,12 @@
 //! `printf("value is %d\n", 12345);` with a test that needs the call becomes
 //! `printf("", 0);`.
 
-use super::{Pass, ddmin_units};
+use super::units::ddmin_units;
 use crate::document::Document;
 use crate::edit::Edit;
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// The literal-simplification pass.
 #[derive(Debug, Default)]

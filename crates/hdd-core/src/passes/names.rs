@@ -24,10 +24,13 @@ use tree_sitter::Node;
 use hdd_grammar::Table;
 
 use super::hdd::{child_unit, children_with_fields};
-use super::{Pass, ddmin_groups, is_name};
+use super::text::is_name;
+use super::units::ddmin_groups;
 use crate::document::{Document, leaves};
 use crate::edit::Edit;
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// How many ancestors of an occurrence are climbed to find one that may be deleted.
 const MAX_CLIMB: usize = 12;

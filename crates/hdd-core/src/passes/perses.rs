@@ -23,11 +23,13 @@ use hdd_grammar::Table;
 
 use super::hdd::{child_unit, children_with_fields};
 use super::hoist::{compatible_descendants, hoist, unwrap};
-use super::{Pass, ddmin_units};
+use super::units::ddmin_units;
 use crate::cache::TextKey;
 use crate::document::{Document, leaves};
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// The Perses pass.
 #[derive(Debug, Default)]

@@ -13,10 +13,12 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{Pass, is_name};
+use super::text::is_name;
 use crate::document::leaves;
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// The renaming pass.
 #[derive(Debug, Default)]

@@ -3,8 +3,10 @@
 use hdd_grammar::Lang;
 
 use super::*;
+use crate::document::Document;
+use crate::event::Event;
 use crate::exec::ClosureExecutor;
-use crate::session::Event;
+use crate::session::Session;
 
 /// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
 /// `needs`; checks the result against `expect`.
@@ -199,24 +201,6 @@ fn perses_removes_json_members_largest_first() {
         &["keep", "[true"],
         r#"{"keep": [true]}"#,
     );
-}
-
-#[test]
-fn deletions_never_join_a_line_to_the_next() {
-    let text = b"#include <x.h> /* c */\nint a;\n  int b;\n";
-    let find = |s: &[u8]| text.windows(s.len()).position(|w| w == s).unwrap();
-    let comment = find(b"/* c */");
-    // At the end of a line: the newline stays, the space before goes.
-    assert_eq!(
-        swallow_space(text, comment..comment + 7),
-        comment - 1..comment + 7
-    );
-    // A whole line: its newline goes with it.
-    let a = find(b"int a;");
-    assert_eq!(swallow_space(text, a..a + 6), a..a + 7);
-    // An indented line: the newline goes, the indentation before stays.
-    let b = find(b"int b;");
-    assert_eq!(swallow_space(text, b..b + 6), b..b + 7);
 }
 
 #[test]

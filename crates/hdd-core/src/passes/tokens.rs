@@ -9,12 +9,15 @@
 //! ## Example
 //! `static const int x = (1);` with a test that needs `x = 1` becomes `int x = 1;`.
 
-use super::{Pass, ddmin_units, swallow_space};
+use super::text::swallow_space;
+use super::units::ddmin_units;
+use crate::pass::Pass;
 use std::ops::Range;
 
 use crate::document::{Document, leaves};
 use crate::edit::Edit;
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::session::Session;
 
 /// ddmin over tokens.
 #[derive(Debug, Default)]

@@ -10,9 +10,10 @@
 //! ## Example
 //! `int  x =\n\n\n   1 ;\n` becomes `int x=\n1;\n`.
 
-use super::Pass;
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// The whitespace pass.
 #[derive(Debug, Default)]

@@ -11,10 +11,12 @@
 //! ## Example
 //! `d->mask = (1 << 32) - 1;` with a test that needs `1 << 32` becomes `(1 << 32);`.
 
+use super::text::swallow_space;
 use super::tokens::token_ranges;
-use super::{Pass, swallow_space};
 use crate::edit::{Edit, EditSet};
-use crate::session::{Error, Session};
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
 
 /// Above this many tokens the pass does nothing (ddmin over tokens runs first).
 const MAX_TOKENS: usize = 5000;

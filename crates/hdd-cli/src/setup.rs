@@ -1,0 +1,92 @@
+//! From the command line to what a run needs: the language, the test command, the
+//! number of jobs.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::anyhow;
+use hdd::Lang;
+use hdd_exec::TestCommand;
+
+use crate::args::ReduceArgs;
+use crate::exit::Failure;
+
+/// The name of the language-agnostic mode.
+pub(crate) const TEXT: &str = "text";
+
+/// Default job count cap. A test usually keeps a core busy, so the default is the core
+/// count, but not above 16: once the cores are busy, more jobs only add speculative tests
+/// (on 2 cores, c-warn-300-slow: -j 8 ran 1,541 tests in 63.9 s, -j 16 2,675 in 93.8 s;
+/// corpus/BENCH.md), and the coordinator that derives every candidate is one thread. Not
+/// measured on a machine with more than 2 cores; `-j` sets any number.
+const MAX_DEFAULT_JOBS: usize = 16;
+
+/// The number of tests to run at once: `-j`, or the core count up to
+/// [`MAX_DEFAULT_JOBS`].
+pub(crate) fn jobs(args: &ReduceArgs) -> Result<usize, Failure> {
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(MAX_DEFAULT_JOBS)
+    });
+    if jobs == 0 {
+        return Err(Failure::usage(anyhow!("-j must be at least 1")));
+    }
+    Ok(jobs)
+}
+
+/// The language to reduce in: `None` is the language-agnostic text mode (lines, words,
+/// bytes), chosen by `--lang text` or by an extension no grammar claims.
+pub(crate) fn choose_lang(args: &ReduceArgs) -> Result<Option<Lang>, Failure> {
+    let Some(name) = &args.lang else {
+        return Ok(Lang::from_path(&args.file));
+    };
+    if name.eq_ignore_ascii_case(TEXT) {
+        return Ok(None);
+    }
+    Lang::from_name(name).map(Some).ok_or_else(|| {
+        let known: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).chain([TEXT]).collect();
+        Failure::usage(anyhow!(
+            "unknown language '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// The test to run: TEST, or the command after `--`, with what makes it interesting.
+pub(crate) fn test_command(args: &ReduceArgs, file_name: OsString) -> Result<TestCommand, Failure> {
+    let (program, rest) = match (&args.test, args.command.split_first()) {
+        (Some(test), _) => (test.clone(), &[][..]),
+        (None, Some((program, rest))) => (PathBuf::from(program), rest),
+        (None, None) => return Err(Failure::usage(anyhow!("no test given"))),
+    };
+    let program = if program.components().count() == 1 && !program.exists() {
+        // A bare name, as a shell would find it.
+        find_in_path(&program).unwrap_or(program)
+    } else {
+        program
+    };
+    let mut command = TestCommand::new(&program, file_name, Duration::from_secs_f64(args.timeout))
+        .map_err(Failure::usage)?;
+    command.args = rest.to_vec();
+    command.interesting_exit_code = args.interesting_exit_code;
+    command.same_crash = args
+        .same_crash
+        .as_deref()
+        .map(regex::bytes::Regex::new)
+        .transpose()
+        .map_err(|e| Failure::usage(anyhow!("--same-crash: {e}")))?;
+    command.mem_limit = match args.mem_limit {
+        Some(0) => return Err(Failure::usage(anyhow!("--mem-limit must be at least 1 MB"))),
+        Some(mb) => Some(mb.saturating_mul(1 << 20)),
+        None => None,
+    };
+    Ok(command)
+}
+
+fn find_in_path(name: &Path) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}

@@ -1,0 +1,21 @@
+//! Why a reduction stopped early: the engine's one error type.
+
+use crate::exec::BoxError;
+
+/// Why a reduction stopped early.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The executor could not run a test.
+    #[error("running the test: {0}")]
+    Executor(#[source] BoxError),
+    /// The observer (e.g. writing the best result to disk) failed.
+    #[error("saving the result: {0}")]
+    Observer(#[source] BoxError),
+    /// The original input is not interesting.
+    #[error("the original input is not interesting")]
+    OriginalNotInteresting,
+    /// The grammar could not be loaded or the input could not be parsed.
+    #[error("{0}")]
+    Parser(String),
+}

@@ -1,0 +1,117 @@
+//! The interestingness test: what to run, and what its ending means.
+
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::Error;
+
+/// How to run the test, and what its ending means.
+#[derive(Debug, Clone)]
+pub struct TestCommand {
+    /// The test program, absolute.
+    pub program: PathBuf,
+    /// Its arguments; each `@@` in them becomes the candidate's path.
+    pub args: Vec<OsString>,
+    /// The name the candidate gets in the test's folder (the original file name).
+    pub file_name: OsString,
+    /// A test running longer is killed and counts as not interesting.
+    pub timeout: Duration,
+    /// The exit code that means interesting (0 by default; a death by signal N counts
+    /// as exit code 128 + N, as in a shell).
+    pub interesting_exit_code: i32,
+    /// When set, interesting also needs the test's stderr to match.
+    pub same_crash: Option<regex::bytes::Regex>,
+    /// The test's address-space limit, in bytes (`RLIMIT_AS`).
+    pub mem_limit: Option<u64>,
+}
+
+impl TestCommand {
+    /// Checks that `test` is an executable file and makes its path absolute.
+    ///
+    /// # Errors
+    /// When the test is missing, not a file, or not executable.
+    pub fn new(test: &Path, file_name: OsString, timeout: Duration) -> Result<TestCommand, Error> {
+        let meta = fs::metadata(test).map_err(|_| Error::TestMissing {
+            path: test.to_owned(),
+        })?;
+        if !meta.is_file() {
+            return Err(Error::TestNotAFile {
+                path: test.to_owned(),
+            });
+        }
+        if meta.permissions().mode() & 0o111 == 0 {
+            return Err(Error::TestNotExecutable {
+                path: test.to_owned(),
+            });
+        }
+        let program = fs::canonicalize(test).map_err(|source| Error::Io {
+            what: "resolving",
+            path: test.to_owned(),
+            source,
+        })?;
+        Ok(TestCommand {
+            program,
+            args: Vec::new(),
+            file_name,
+            timeout,
+            interesting_exit_code: 0,
+            same_crash: None,
+            mem_limit: None,
+        })
+    }
+
+    /// What `@@` stands for in the arguments.
+    pub const PATH_PLACEHOLDER: &'static str = "@@";
+
+    /// The interesting exit code and, if any, the stderr pattern, for messages:
+    /// `exit code 0`, `exit code 134 and stderr matching "heap-use-after-free"`.
+    #[must_use]
+    pub fn expectation(&self) -> String {
+        let mut s = format!("exit code {}", self.interesting_exit_code);
+        if let Some(re) = &self.same_crash {
+            s.push_str(&format!(" and stderr matching \"{}\"", re.as_str()));
+        }
+        s
+    }
+
+    /// Whether a test that ended with `status`, having written `stderr`, says
+    /// interesting.
+    pub(crate) fn verdict(&self, status: Status, stderr: &Path) -> bool {
+        let code = match status {
+            Status::Exited(code) => code,
+            Status::Signaled(sig) => 128 + sig,
+            Status::TimedOut => return false,
+        };
+        if code != self.interesting_exit_code {
+            return false;
+        }
+        match &self.same_crash {
+            None => true,
+            Some(re) => fs::read(stderr).is_ok_and(|text| re.is_match(&text)),
+        }
+    }
+}
+
+/// How a test ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal killed it.
+    Signaled(i32),
+    /// It ran past the timeout and was killed.
+    TimedOut,
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Status::Exited(code) => write!(f, "exit code {code}"),
+            Status::Signaled(sig) => write!(f, "killed by signal {sig}"),
+            Status::TimedOut => write!(f, "timed out"),
+        }
+    }
+}
