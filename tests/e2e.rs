@@ -7,4 +7,7 @@ mod errors;
 mod hostile;
 mod invariants;
 mod parallel;
+mod processes;
+mod safety;
+mod stops;
 mod trust;

@@ -18,4 +18,9 @@ pub enum Error {
     /// The grammar could not be loaded or the input could not be parsed.
     #[error("{0}")]
     Parser(String),
+    /// The executor asked the reduction to stop ([`Executor::stop_requested`]).
+    ///
+    /// [`Executor::stop_requested`]: crate::Executor::stop_requested
+    #[error("stopped on request")]
+    Stopped,
 }

@@ -35,6 +35,13 @@ pub trait Executor {
     /// Stops the tests of `tickets` (and every process they started); their verdicts
     /// never come. Tickets that already ended are ignored.
     fn cancel(&mut self, tickets: &[Ticket]);
+
+    /// Whether whoever runs the reduction asked it to stop (Ctrl-C): the engine looks
+    /// between pieces of work that need no test (parsing, generating candidates) and
+    /// stops with [`Error::Stopped`](crate::Error::Stopped). The default never asks.
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// An executor that asks a closure, one text at a time, when the engine waits.

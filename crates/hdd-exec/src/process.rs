@@ -252,6 +252,10 @@ impl Executor for LocalExecutor {
         self.jobs
     }
 
+    fn stop_requested(&self) -> bool {
+        interrupted()
+    }
+
     fn start(&mut self, ticket: Ticket, text: &[u8]) -> Result<(), BoxError> {
         let shared = Arc::clone(&self.shared);
         let done = self.done_tx.clone();
