@@ -9,11 +9,13 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  done: the result is on disk and interesting
   1  failed while reducing (the best result so far is on disk)
-  2  bad command line or input (unknown language, missing file, test not executable, FILE.orig exists)
+  2  bad command line or input (unknown language, missing file, test not executable, FILE.orig exists, -o naming the input or the test)
   3  the original input is not interesting
   4  the final result was not interesting on re-check (flaky test)
   5  the result is empty and --allow-empty was not given (the test is probably too weak)
-  130  interrupted (Ctrl-C, SIGTERM): tests killed, the best result so far is on disk";
+  6  someone else changed FILE (or OUT) during the run: hdd left it as it is and wrote its result to FILE.hdd-best
+  101  hdd failed (a bug): reported in one line; the best result so far is on disk
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP): tests killed, the best result so far is on disk";
 
 /// hdd: a fast, grammar-aware test-case reducer.
 #[derive(Debug, Parser)]
@@ -84,7 +86,9 @@ pub(crate) struct ReduceArgs {
     /// reductions, e.g. in a bug report; slower with many jobs.
     #[arg(long)]
     pub(crate) deterministic: bool,
-    /// Overwrite an existing FILE.orig backup.
+    /// When FILE.orig exists (say, from an interrupted run), keep it and back up the
+    /// original to a fresh name (FILE.orig.1, …) instead of stopping. A backup is never
+    /// overwritten.
     #[arg(long)]
     pub(crate) force: bool,
     /// Accept an empty result (by default an empty result is an error: the test is

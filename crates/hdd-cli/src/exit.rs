@@ -17,6 +17,14 @@ pub(crate) const FLAKY: u8 = 4;
 /// weak. The empty result is on disk, the original in its backup.
 pub(crate) const EMPTY: u8 = 5;
 
+/// The result's file was changed by someone else during the run: hdd stopped writing it
+/// and wrote its best result beside it (`FILE.hdd-best`).
+pub(crate) const CHANGED: u8 = 6;
+
+/// hdd itself failed: a bug (a panic), reported in one line; the best result so far is
+/// on disk.
+pub(crate) const INTERNAL: u8 = 101;
+
 /// SIGINT (Ctrl-C) or SIGTERM: every test was stopped; the best result so far is on
 /// disk and the original's backup is intact (128 + SIGINT, the shell convention).
 pub(crate) const INTERRUPTED: u8 = 130;

@@ -11,7 +11,9 @@ mod setup;
 mod summary;
 
 use std::ffi::OsString;
+use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use clap::{CommandFactory as _, Parser as _};
 
@@ -31,6 +33,17 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             });
         }
     };
+    let json = matches!(&cli.command, args::Command::Reduce(args) if args.json);
+    match guarded(|| run(cli)) {
+        Ok(code) => code,
+        Err(panic) => {
+            report_internal_error(&panic, json);
+            ExitCode::from(exit::INTERNAL)
+        }
+    }
+}
+
+fn run(cli: args::Cli) -> ExitCode {
     let result = match cli.command {
         args::Command::Reduce(args) => reduce::run(&args),
         args::Command::Langs => {
@@ -52,6 +65,71 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             }
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// Runs `body`; a panic of this thread in it comes back as one line (its message and
+/// where it happened) instead of the default report. Panics of other threads are
+/// reported as before.
+fn guarded<T>(body: impl FnOnce() -> T) -> Result<T, String> {
+    type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+    let caught: Arc<Mutex<Option<String>>> = Arc::default();
+    let previous: Arc<Hook> = Arc::new(std::panic::take_hook());
+    let me = std::thread::current().id();
+    {
+        let caught = Arc::clone(&caught);
+        let previous = Arc::clone(&previous);
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() != me {
+                return previous(info);
+            }
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            *caught.lock().unwrap_or_else(PoisonError::into_inner) = Some(message + &at);
+        }));
+    }
+    let result = std::panic::catch_unwind(AssertUnwindSafe(body));
+    let _ = std::panic::take_hook();
+    if let Ok(previous) = Arc::try_unwrap(previous) {
+        std::panic::set_hook(previous);
+    }
+    result.map_err(|_| {
+        caught
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .unwrap_or_else(|| "a panic".to_owned())
+    })
+}
+
+/// One line on stderr (and the `error` event with `--json`) for a bug of hdd's.
+fn report_internal_error(panic: &str, json: bool) {
+    let message = format!(
+        "internal error (a bug in hdd; please report it): {panic}; every file hdd wrote is \
+         whole, the best result so far is on disk"
+    );
+    if json {
+        let event = serde_json::json!({
+            "event": "error",
+            "message": message,
+            "exit_code": exit::INTERNAL,
+        });
+        #[expect(clippy::print_stdout, reason = "--json events go to stdout")]
+        {
+            println!("{event}");
+        }
+    }
+    #[expect(clippy::print_stderr, reason = "the CLI reports errors on stderr")]
+    {
+        eprintln!("hdd: error: {message}");
     }
 }
 
@@ -110,6 +188,18 @@ fn langs() {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_panic_becomes_one_line_and_the_hook_comes_back() {
+        let caught = super::guarded(|| -> u8 { panic!("boom {}", 42) });
+        let line = caught.unwrap_err();
+        assert!(line.starts_with("boom 42 at "), "{line}");
+        assert!(line.contains("lib.rs:"), "{line}");
+        assert_eq!(super::guarded(|| 7), Ok(7));
+        // The default hook is back: a panic elsewhere is reported as usual.
+        let other = std::thread::spawn(|| super::guarded(|| panic!("inner")));
+        assert!(other.join().unwrap().is_err());
+    }
+
     #[test]
     fn man_pages_cover_every_command_and_option() {
         let dir = tempfile::tempdir().unwrap();

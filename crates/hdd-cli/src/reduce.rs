@@ -6,8 +6,8 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, anyhow};
 use hdd::{Event, Executor as _, Lang, Reducer, Reduction};
@@ -16,8 +16,8 @@ use serde_json::json;
 
 use crate::args::ReduceArgs;
 use crate::checks::{check_original, sanity_checks};
-use crate::exit::{EMPTY, FLAKY, Failure, INTERRUPTED};
-use crate::files::{destinations, write_atomically};
+use crate::exit::{CHANGED, EMPTY, FLAKY, Failure, INTERRUPTED};
+use crate::files::Output;
 use crate::report::Reporter;
 use crate::setup::{TEXT, choose_lang, jobs, test_command};
 use crate::summary::print_summary;
@@ -44,82 +44,63 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     result
 }
 
-/// Where the run writes: the best result, and the original's backup (in place only).
-struct Destination {
-    dest: PathBuf,
-    backup: Option<PathBuf>,
-}
-
-impl Destination {
-    /// "the best result so far is in X and the original in X.orig", for messages.
-    fn kept(&self) -> String {
-        format!(
-            "the best result so far is in {}{}",
-            self.dest.display(),
-            self.backup
-                .as_ref()
-                .map(|b| format!(" and the original in {}", b.display()))
-                .unwrap_or_default()
-        )
-    }
-}
-
 fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     let started = Instant::now();
     let lang = choose_lang(args)?;
+    let timeout = timeout(args.timeout)?;
     let input = read_input(&args.file)?;
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        return Err(Failure::usage(anyhow!(
-            "--timeout must be a positive number of seconds"
-        )));
-    }
     let file_name: OsString = args
         .file
         .file_name()
         .ok_or_else(|| Failure::usage(anyhow!("{} is not a file name", args.file.display())))?
         .to_owned();
-    let command = test_command(args, file_name)?;
+    let command = test_command(args, file_name, timeout)?;
     let jobs = jobs(args)?;
+    let (mut output, notes) = Output::plan(args, &command.program, &input)?;
     let mut executor = LocalExecutor::new(command.clone(), jobs).map_err(Failure::failed)?;
     executor.set_confirmations(args.confirm);
     reporter.about(json!({
         "file": args.file,
-        "output": args.output.as_ref().unwrap_or(&args.file),
+        "output": output.dest(),
         "language": lang.map_or(TEXT, Lang::name),
         "jobs": jobs,
         "deterministic": args.deterministic,
         "timeout": args.timeout,
     }));
+    for note in &notes {
+        reporter.warn(note);
+    }
 
-    let (dest, backup) = destinations(args)?;
-    let to = Destination { dest, backup };
     stop_on_signals()
         .context("listening for Ctrl-C")
         .map_err(Failure::failed)?;
-    check_original(&executor, &input, &command, &args.file)?;
-    let (warnings, accepts_empty) = sanity_checks(&executor, &input)?;
+    let untouched = || Failure {
+        error: anyhow!(
+            "interrupted before reducing; {} is untouched",
+            args.file.display()
+        ),
+        code: INTERRUPTED,
+    };
+    let checked = check_original(&executor, &input, &command, &args.file)
+        .and_then(|()| sanity_checks(&executor, &input));
+    let (warnings, accepts_empty) = match checked {
+        Err(_) if interrupted() => return Err(untouched()),
+        checked => checked?,
+    };
     for warning in &warnings {
         reporter.warn(warning);
     }
     if interrupted() {
-        return Err(Failure {
-            error: anyhow!(
-                "interrupted before reducing; {} is untouched",
-                args.file.display()
-            ),
-            code: INTERRUPTED,
-        });
+        return Err(untouched());
     }
-    if let Some(backup) = &to.backup {
-        fs::write(backup, &input)
-            .with_context(|| format!("writing the backup {}", backup.display()))
-            .map_err(Failure::failed)?;
-    }
+    output.write_backup(&input, &args.file)?;
 
     let outcome = {
         let mut observe = |event: Event<'_>| -> Result<(), hdd::BoxError> {
-            if let Event::Best(doc) = event {
-                write_atomically(&to.dest, doc.text())?;
+            if let Event::Best(doc) = event
+                && let Some(beside) = output.save(doc.text())?
+            {
+                reporter.warn(&changed_warning(output.dest(), &beside));
             }
             reporter.event(&event);
             Ok(())
@@ -134,29 +115,66 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         Err(stopped) if interrupted() => {
             drop(executor);
             if let Some(r) = &stopped.reduction {
+                if let Some(beside) = output.settle(&r.text).map_err(Failure::failed)? {
+                    reporter.warn(&changed_warning(output.dest(), &beside));
+                }
                 reporter.done("interrupted", jobs, r);
                 if !args.quiet {
-                    print_summary(args, jobs, &to.dest, r, started.elapsed(), "interrupted");
+                    print_summary(
+                        args,
+                        jobs,
+                        output.best_path(),
+                        r,
+                        started.elapsed(),
+                        "interrupted",
+                    );
                 }
             }
             return Err(Failure {
-                error: anyhow!("interrupted; every test was stopped, {}", to.kept()),
+                error: anyhow!("interrupted; every test was stopped, {}", output.kept()),
                 code: INTERRUPTED,
             });
         }
         Err(stopped) => return Err(Failure::failed(anyhow!(stopped.error))),
     };
-    if reduction.stats.accepted == 0 && to.backup.is_none() {
-        write_atomically(&to.dest, &reduction.text).map_err(Failure::failed)?;
+    if reduction.stats.accepted == 0
+        && output.backup().is_none()
+        && let Some(beside) = output.save(&reduction.text).map_err(Failure::failed)?
+    {
+        reporter.warn(&changed_warning(output.dest(), &beside));
+    }
+    if let Some(beside) = output.settle(&reduction.text).map_err(Failure::failed)? {
+        reporter.warn(&changed_warning(output.dest(), &beside));
     }
     conclude(
         args,
         &executor,
         &reduction,
-        &to,
+        &output,
         accepts_empty,
         reporter,
         started,
+    )
+}
+
+/// `--timeout`: a positive number of seconds that a duration can hold.
+fn timeout(seconds: f64) -> Result<Duration, Failure> {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(Failure::usage(anyhow!(
+            "--timeout must be a positive number of seconds"
+        )));
+    }
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| Failure::usage(anyhow!("--timeout {seconds} is too long")))
+}
+
+/// What hdd says when someone else changed the file it writes.
+fn changed_warning(dest: &Path, beside: &Path) -> String {
+    format!(
+        "{} was changed by someone else during the run: hdd leaves it as it is now and \
+         writes its best result to {} instead",
+        dest.display(),
+        beside.display()
     )
 }
 
@@ -180,14 +198,24 @@ fn conclude(
     args: &ReduceArgs,
     executor: &LocalExecutor,
     reduction: &Reduction,
-    to: &Destination,
+    output: &Output,
     accepts_empty: bool,
     reporter: &mut Reporter,
     started: Instant,
 ) -> Result<(), Failure> {
-    let recheck = executor
-        .run_one(&reduction.text, false)
-        .map_err(Failure::failed)?;
+    let recheck = match executor.run_one(&reduction.text, false) {
+        Ok(recheck) => recheck,
+        Err(_) if interrupted() => {
+            return Err(Failure {
+                error: anyhow!(
+                    "interrupted during the final check of the result; {}",
+                    output.kept()
+                ),
+                code: INTERRUPTED,
+            });
+        }
+        Err(e) => return Err(Failure::failed(e)),
+    };
     let empty = reduction.text.is_empty() && !args.allow_empty;
     let status = if !recheck.interesting {
         "flaky"
@@ -202,7 +230,7 @@ fn conclude(
         print_summary(
             args,
             jobs,
-            &to.dest,
+            output.best_path(),
             reduction,
             started.elapsed(),
             "reduced",
@@ -213,7 +241,7 @@ fn conclude(
             error: anyhow!(
                 "the result in {} was interesting when found but not on a second run ({}): \
                  the test is flaky",
-                to.dest.display(),
+                output.best_path().display(),
                 recheck.status
             ),
             code: FLAKY,
@@ -225,14 +253,29 @@ fn conclude(
                 "the result in {} is empty: the test {}accepts an empty file, so it is \
                  probably too weak (it should check for the bug itself){}; pass \
                  --allow-empty if an empty result is what you want",
-                to.dest.display(),
+                output.best_path().display(),
                 if accepts_empty { "" } else { "now " },
-                to.backup
-                    .as_ref()
+                output
+                    .backup()
                     .map(|b| format!("; the original is in {}", b.display()))
                     .unwrap_or_default()
             ),
             code: EMPTY,
+        });
+    }
+    if let Some(beside) = output.diverted() {
+        return Err(Failure {
+            error: anyhow!(
+                "{} was changed by someone else during the run, so hdd left it as it is; \
+                 the result is in {}{}",
+                output.dest().display(),
+                beside.display(),
+                output
+                    .backup()
+                    .map(|b| format!(" and the original in {}", b.display()))
+                    .unwrap_or_default()
+            ),
+            code: CHANGED,
         });
     }
     Ok(())

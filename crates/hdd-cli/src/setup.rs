@@ -55,7 +55,11 @@ pub(crate) fn choose_lang(args: &ReduceArgs) -> Result<Option<Lang>, Failure> {
 }
 
 /// The test to run: TEST, or the command after `--`, with what makes it interesting.
-pub(crate) fn test_command(args: &ReduceArgs, file_name: OsString) -> Result<TestCommand, Failure> {
+pub(crate) fn test_command(
+    args: &ReduceArgs,
+    file_name: OsString,
+    timeout: Duration,
+) -> Result<TestCommand, Failure> {
     let (program, rest) = match (&args.test, args.command.split_first()) {
         (Some(test), _) => (test.clone(), &[][..]),
         (None, Some((program, rest))) => (PathBuf::from(program), rest),
@@ -67,8 +71,7 @@ pub(crate) fn test_command(args: &ReduceArgs, file_name: OsString) -> Result<Tes
     } else {
         program
     };
-    let mut command = TestCommand::new(&program, file_name, Duration::from_secs_f64(args.timeout))
-        .map_err(Failure::usage)?;
+    let mut command = TestCommand::new(&program, file_name, timeout).map_err(Failure::usage)?;
     command.args = rest.to_vec();
     command.interesting_exit_code = args.interesting_exit_code;
     command.same_crash = args

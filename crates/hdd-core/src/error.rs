@@ -6,11 +6,11 @@ use crate::exec::BoxError;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The executor could not run a test.
-    #[error("running the test: {0}")]
+    /// The executor could not run a test (why: the source).
+    #[error("running the test")]
     Executor(#[source] BoxError),
-    /// The observer (e.g. writing the best result to disk) failed.
-    #[error("saving the result: {0}")]
+    /// The observer (e.g. writing the best result to disk) failed (why: the source).
+    #[error("saving the result")]
     Observer(#[source] BoxError),
     /// The original input is not interesting.
     #[error("the original input is not interesting")]

@@ -47,6 +47,7 @@ impl TestCommand {
                 path: test.to_owned(),
             });
         }
+        check_shebang(test)?;
         let program = fs::canonicalize(test).map_err(|source| Error::Io {
             what: "resolving",
             path: test.to_owned(),
@@ -113,5 +114,67 @@ impl std::fmt::Display for Status {
             Status::Signaled(sig) => write!(f, "killed by signal {sig}"),
             Status::TimedOut => write!(f, "timed out"),
         }
+    }
+}
+
+/// Refuses a script whose `#!` line cannot work: an interpreter given by a path that
+/// does not exist, or a line ending with a carriage return (a script saved with Windows
+/// line endings). A file without `#!` is left to the kernel (it may be a binary).
+fn check_shebang(test: &Path) -> Result<(), Error> {
+    let mut head = [0u8; 256];
+    let n = fs::File::open(test)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let Some(line) = head[..n].strip_prefix(b"#!") else {
+        return Ok(());
+    };
+    let line = line.split(|&b| b == b'\n').next().unwrap_or_default();
+    if line.ends_with(b"\r") {
+        return Err(Error::TestShebangCarriageReturn {
+            path: test.to_owned(),
+        });
+    }
+    let line = String::from_utf8_lossy(line);
+    let Some(interpreter) = line.split_whitespace().next() else {
+        return Ok(());
+    };
+    if interpreter.starts_with('/') && !Path::new(interpreter).exists() {
+        return Err(Error::TestInterpreterMissing {
+            path: test.to_owned(),
+            interpreter: interpreter.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, text).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn broken_shebangs_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = |name, text| {
+            TestCommand::new(
+                &script(dir.path(), name, text),
+                "a".into(),
+                Duration::from_secs(1),
+            )
+        };
+        let err = new("cr.sh", "#!/bin/sh\r\nexit 0\r\n").unwrap_err();
+        assert!(err.to_string().contains("carriage return"), "{err}");
+        let err = new("missing.sh", "#!/nonexistent/sh\nexit 0\n").unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/sh"), "{err}");
+        assert!(new("env.sh", "#!/usr/bin/env sh\nexit 0\n").is_ok());
+        assert!(new("plain.sh", "exit 0\n").is_ok(), "left to the kernel");
     }
 }
