@@ -12,15 +12,30 @@
 //! Each test runs in a process group of its own: a timeout kills the whole group, and so
 //! does the end of a test (no grandchild outlives it). Tests the engine cancels, and every
 //! test still running when the executor is dropped, are killed the same way. With
-//! [`stop_on_signals`], Ctrl-C and SIGTERM stop every test and let the caller keep its
-//! best result.
+//! [`stop_on_signals`], Ctrl-C, SIGTERM and SIGHUP stop every test at once and let the
+//! caller keep its best result.
+//!
+//! No process outlives its test, nor hdd:
+//! - What leaves its test's process group (`setsid`, a double fork, `timeout`'s own
+//!   group) comes back to hdd, a child subreaper, when its parent dies, and is killed
+//!   and reaped once no test that was running when it started still runs (`orphans.rs`).
+//! - If hdd dies without cleaning up (SIGKILL), a watchdog process kills the groups of
+//!   the tests that were running (`watchdog.rs`); without one, each test's leader gets
+//!   a parent-death signal (`launch.rs`).
+//! - An executor's root folder is named after its owner (pid and start time); the next
+//!   executor removes those whose owner died (`stamps.rs`).
 #![deny(missing_docs)]
 
 mod command;
 mod error;
 mod groups;
+mod launch;
+mod orphans;
 mod process;
+mod procfs;
 mod signals;
+mod stamps;
+mod watchdog;
 
 pub use crate::command::{Status, TestCommand};
 pub use crate::error::Error;

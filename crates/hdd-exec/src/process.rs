@@ -1,25 +1,30 @@
 //! The interestingness test as local processes: one thread, one private folder and
-//! one process group per running test.
+//! one process group per running test, under a root folder stamped with its owner.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hdd_core::{BoxError, Executor, Ticket};
-use rustix::process::{Resource, Rlimit, Signal};
+use rustix::process::Signal;
 
 use crate::command::{Status, TestCommand};
 use crate::error::Error;
-use crate::groups::{LiveGroup, kill_group};
+use crate::groups::{bury_group, kill_group, spawn_leader};
 use crate::signals::interrupted;
+use crate::stamps::{self, Stamp};
+use crate::{launch, orphans, watchdog};
+
+/// How long the end of a test waits for the members of its group to die, and `run_one`,
+/// `run_all` and dropping an executor wait for the tests' leftovers to die (they are
+/// killed with SIGKILL, so only a process stuck in the kernel takes long).
+const PATIENCE: Duration = Duration::from_millis(500);
 
 /// One test run, for reporting.
 #[derive(Debug)]
@@ -38,6 +43,11 @@ pub struct Outcome {
 /// Runs the test as local processes, up to `jobs` at once, each in a private folder and
 /// its own process group. Dropping it kills every test still running, with everything
 /// the tests started.
+///
+/// Creating one makes the process a child subreaper, so that what tests start and leave
+/// behind outside their process groups comes back to it to be killed (see the crate's
+/// documentation): a program that creates one should start no child processes of its
+/// own outside its process group, or they may be taken for tests' leftovers.
 #[derive(Debug)]
 pub struct LocalExecutor {
     shared: Arc<Shared>,
@@ -66,13 +76,19 @@ struct Groups {
 }
 
 impl LocalExecutor {
-    /// An executor with its sandboxes under the system temporary folder.
+    /// An executor with its sandboxes under the system temporary folder, in a root
+    /// folder named after this process (`hdd-PID-START-XXXXXX`). The root folders there
+    /// left by runs that died without removing them (a SIGKILL) are removed first.
     ///
     /// # Errors
     /// When the temporary folder cannot be made.
     pub fn new(command: TestCommand, jobs: usize) -> Result<LocalExecutor, Error> {
+        orphans::adopt();
+        watchdog::start();
+        stamps::remove_dead(&std::env::temp_dir());
+        let prefix = Stamp::mine().map_or_else(|| "hdd-".to_owned(), Stamp::prefix);
         let root = tempfile::Builder::new()
-            .prefix("hdd-")
+            .prefix(&prefix)
             .tempdir()
             .map_err(|source| Error::Io {
                 what: "creating a temporary folder in",
@@ -97,18 +113,30 @@ impl LocalExecutor {
 
     /// Runs the test once on `text`, waiting for it. With `keep`, the test's folder is
     /// left on disk (moved out of hdd's temporary folder) so the user can look at it and
-    /// rerun the test.
+    /// rerun the test. The leftovers of the test are killed before it returns.
     ///
     /// # Errors
-    /// When the sandbox cannot be made or the test cannot be started.
+    /// When the sandbox cannot be made or the test cannot be started;
+    /// [`Error::Interrupted`] when a stop was requested (see [`stop_on_signals`]) before
+    /// or while the test ran: it was killed at once. With `keep`, when the test deleted
+    /// its own folder and was not interesting ([`Error::Io`]: "the test deleted its own
+    /// folder").
+    ///
+    /// [`stop_on_signals`]: crate::stop_on_signals
     pub fn run_one(&self, text: &[u8], keep: bool) -> Result<Outcome, Error> {
-        self.shared.run(text, keep, None)
+        let outcome = self.shared.run(text, keep, None);
+        orphans::sweep(PATIENCE, false);
+        outcome
     }
 
-    /// Runs the test on each text, all at once, waiting for every run.
+    /// Runs the test on each text, all at once, waiting for every run, then kills their
+    /// leftovers. A run stopped by a stop request (see [`stop_on_signals`]) is
+    /// `Err(`[`Error::Interrupted`]`)`; the runs that ended before it keep their outcome.
+    ///
+    /// [`stop_on_signals`]: crate::stop_on_signals
     pub fn run_all(&self, texts: &[&[u8]]) -> Vec<Result<Outcome, Error>> {
         let shared = &*self.shared;
-        std::thread::scope(|scope| {
+        let outcomes = std::thread::scope(|scope| {
             let runs: Vec<_> = texts
                 .iter()
                 .map(|text| scope.spawn(move || shared.run(text, false, None)))
@@ -116,7 +144,9 @@ impl LocalExecutor {
             runs.into_iter()
                 .map(|run| run.join().expect("a test thread does not panic"))
                 .collect()
-        })
+        });
+        orphans::sweep(PATIENCE, false);
+        outcomes
     }
 
     /// Every candidate the test finds interesting is run `k` more times, and counts as
@@ -137,48 +167,23 @@ impl Shared {
     }
 
     /// Runs the test on `text`; under a `ticket`, its process group is registered so it
-    /// can be cancelled (a cancelled test ends as killed by SIGKILL).
+    /// can be cancelled (a cancelled test ends as killed by SIGKILL). A stop request
+    /// kills it at once and fails with [`Error::Interrupted`].
     fn run(&self, text: &[u8], keep: bool, ticket: Option<Ticket>) -> Result<Outcome, Error> {
+        if interrupted() {
+            return Err(Error::Interrupted);
+        }
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.path().join(format!("t{n}"));
         let work = dir.join("work");
-        let io = |what: &'static str, path: &Path| {
-            let path = path.to_owned();
-            move |source| Error::Io { what, path, source }
-        };
         fs::create_dir_all(&work).map_err(io("creating", &work))?;
         let file = work.join(&self.command.file_name);
         fs::write(&file, text).map_err(io("writing", &file))?;
         let stderr_path = dir.join("stderr");
         let stderr = File::create(&stderr_path).map_err(io("creating", &stderr_path))?;
         let stdin = File::open(&file).map_err(io("reading", &file))?;
-        let mut command = Command::new(&self.command.program);
-        command
-            .args(self.command.args.iter().map(|arg| {
-                if arg == TestCommand::PATH_PLACEHOLDER {
-                    file.clone().into_os_string()
-                } else {
-                    arg.clone()
-                }
-            }))
-            .current_dir(&work)
-            .env("HDD_FILE", &file)
-            .stdin(stdin)
-            .stdout(Stdio::null())
-            .stderr(stderr)
-            .process_group(0);
-        if let Some(limit) = self.command.mem_limit {
-            let rlimit = Rlimit {
-                current: Some(limit),
-                maximum: Some(limit),
-            };
-            // SAFETY: between fork and exec only setrlimit(2) runs, a system call that
-            // is async-signal-safe and touches no memory of the parent.
-            unsafe {
-                command.pre_exec(move || Ok(rustix::process::setrlimit(Resource::As, rlimit)?));
-            }
-        }
-        let child = {
+        let mut command = launch::command(&self.command, &file, &work, stdin, stderr);
+        let spawned = {
             // Spawned under the lock: a cancel either comes first (no spawn) or finds
             // the group registered.
             let mut groups = self.groups();
@@ -194,18 +199,13 @@ impl Shared {
                     kept_dir: None,
                 });
             }
-            let child = command.spawn();
-            let mut live = None;
-            if let Ok(child) = &child {
-                let group = i32::try_from(child.id()).expect("a pid fits in i32");
-                live = Some(LiveGroup::new(group));
-                if let Some(t) = ticket {
-                    groups.running.insert(t, group);
-                }
+            let spawned = spawn_leader(&mut command);
+            if let (Ok((_, live)), Some(t)) = (&spawned, ticket) {
+                groups.running.insert(t, live.id());
             }
-            child.map(|child| (child, live))
+            spawned
         };
-        let (child, live) = match child {
+        let (child, live) = match spawned {
             Ok(spawned) => spawned,
             Err(source) => {
                 let _ = fs::remove_dir_all(&dir);
@@ -215,14 +215,26 @@ impl Shared {
                 });
             }
         };
-        let status = wait(child, self.command.timeout);
+        let ended = launch::wait(child, self.command.timeout, &interrupted);
+        bury_group(live.id(), PATIENCE);
         drop(live);
         if let Some(t) = ticket {
             let mut groups = self.groups();
             groups.running.remove(&t);
             groups.cancelled.remove(&t);
+            orphans::sweep_soon();
         }
-        let status = status.map_err(io("waiting for", &work))?;
+        let status = match ended {
+            Ok(Some(status)) => status,
+            Ok(None) => {
+                let _ = fs::remove_dir_all(&dir);
+                return Err(Error::Interrupted);
+            }
+            Err(source) => {
+                let _ = fs::remove_dir_all(&dir);
+                return Err(io("waiting for", &work)(source));
+            }
+        };
         let mut outcome = Outcome {
             status,
             interesting: self.command.verdict(status, &stderr_path),
@@ -233,18 +245,55 @@ impl Shared {
             outcome.stderr_tail = tail(&stderr_path, 10);
         }
         if keep {
-            let kept = tempfile::Builder::new()
-                .prefix("hdd-check-")
-                .tempdir()
-                .map_err(io("creating a folder in", &std::env::temp_dir()))?
-                .keep();
-            fs::rename(&work, kept.join("work")).map_err(io("keeping", &work))?;
-            let _ = fs::rename(&stderr_path, kept.join("stderr"));
-            outcome.kept_dir = Some(kept.join("work"));
+            let kept = keep_folder(&work, &stderr_path, &outcome);
+            if kept.is_err() {
+                let _ = fs::remove_dir_all(&dir);
+            }
+            outcome.kept_dir = Some(kept?);
         }
         let _ = fs::remove_dir_all(&dir);
         Ok(outcome)
     }
+}
+
+/// How to turn an I/O error about `path` into an [`Error`].
+fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Error {
+    let path = path.to_owned();
+    move |source| Error::Io { what, path, source }
+}
+
+/// Moves a test's folder `work` (and its stderr) out of hdd's temporary folder, into a
+/// new `hdd-check-*` folder; returns the moved `work`. A test that deleted its own
+/// folder leaves nothing to keep: an error if it was not interesting (the folder was
+/// wanted to show why), else an empty folder takes its place (no one will look).
+/// Nothing is left behind when keeping fails.
+fn keep_folder(work: &Path, stderr: &Path, outcome: &Outcome) -> Result<PathBuf, Error> {
+    let deleted = !work.is_dir();
+    if deleted && !outcome.interesting {
+        let why = format!(
+            "the original is not interesting (the test ended with {}) and hdd keeps that \
+             folder to show why; a test must not delete its folder",
+            outcome.status
+        );
+        return Err(Error::Io {
+            what: "the test deleted its own folder",
+            path: work.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, why),
+        });
+    }
+    let kept = tempfile::Builder::new()
+        .prefix("hdd-check-")
+        .tempdir()
+        .map_err(io("creating a folder in", &std::env::temp_dir()))?;
+    let moved = if deleted {
+        fs::create_dir(kept.path().join("work"))
+    } else {
+        fs::rename(work, kept.path().join("work"))
+    };
+    // On an error `kept` is dropped, and removed with it.
+    moved.map_err(io("keeping", work))?;
+    let _ = fs::rename(stderr, kept.path().join("stderr"));
+    Ok(kept.keep().join("work"))
 }
 
 impl Executor for LocalExecutor {
@@ -333,36 +382,7 @@ impl Executor for LocalExecutor {
 impl Drop for LocalExecutor {
     fn drop(&mut self) {
         self.cancel_all();
-    }
-}
-
-/// Waits for `child` up to `timeout`, then kills its process group; always kills what
-/// is left of the group when the test ends.
-fn wait(mut child: Child, timeout: Duration) -> std::io::Result<Status> {
-    let started = Instant::now();
-    let group = i32::try_from(child.id()).expect("a pid fits in i32");
-    let mut nap = Duration::from_micros(500);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status_of(status);
-        }
-        if started.elapsed() >= timeout {
-            kill_group(group);
-            child.wait()?;
-            break Status::TimedOut;
-        }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(5));
-    };
-    kill_group(group);
-    Ok(status)
-}
-
-fn status_of(status: ExitStatus) -> Status {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => Status::Exited(code),
-        (None, Some(sig)) => Status::Signaled(sig),
-        (None, None) => Status::Exited(-1),
+        orphans::sweep(PATIENCE, false);
     }
 }
 
@@ -383,6 +403,7 @@ fn tail(path: &Path, lines: usize) -> String {
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt as _;
+    use std::time::Instant;
 
     use super::*;
 
@@ -502,6 +523,71 @@ mod tests {
         assert_eq!(outcome.stderr_tail, "boom");
         let kept = outcome.kept_dir.unwrap();
         assert_eq!(fs::read(kept.join("in.c")).unwrap(), b"x");
+        fs::remove_dir_all(kept.parent().unwrap()).unwrap();
+    }
+
+    /// A test whose grandchildren leave its process group: one in a session of its own,
+    /// one in a group of its own (`timeout` makes one), one through a double fork; each
+    /// notes its pid. All are killed by the time `run_one` returns, and none of them is
+    /// left a zombie.
+    #[test]
+    fn leftovers_outside_the_group_are_killed_and_reaped() {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let exec = executor(
+            dir.path(),
+            &format!(
+                "setsid sleep 60 & echo $! >> {p}\n\
+                 timeout 60 sleep 60 & echo $! >> {p}\n\
+                 ( ( sleep 60 & echo $! >> {p} ) & )\n\
+                 sleep 0.2",
+                p = pids.display()
+            ),
+            Duration::from_secs(10),
+        );
+        let outcome = exec.run_one(b"x", false).unwrap();
+        assert_eq!(outcome.status, Status::Exited(0));
+        let pids = started(&pids, 3);
+        // Tests of other unit tests that started before these leftovers may still run,
+        // and spare them (they might be theirs) until they end: sweep until they are gone.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while let Some(pid) = pids
+            .iter()
+            .find(|pid| Path::new(&format!("/proc/{pid}")).exists())
+        {
+            assert!(
+                Instant::now() < deadline,
+                "{pid} is still there: {:?}",
+                fs::read_to_string(format!("/proc/{pid}/stat"))
+            );
+            orphans::sweep(PATIENCE, false);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn a_test_that_deletes_its_folder_is_named_when_its_folder_is_wanted() {
+        let dir = tempfile::tempdir().unwrap();
+        let failing = executor(
+            dir.path(),
+            r#"rm -rf "$PWD"; exit 1"#,
+            Duration::from_secs(10),
+        );
+        let err = failing.run_one(b"x", true).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("the test deleted its own folder"),
+            "{err}"
+        );
+        assert!(format!("{:?}", err).contains("exit code 1"), "{err:?}");
+        let passing = executor(
+            dir.path(),
+            r#"rm -rf "$PWD"; exit 0"#,
+            Duration::from_secs(10),
+        );
+        let outcome = passing.run_one(b"x", true).unwrap();
+        assert!(outcome.interesting);
+        let kept = outcome.kept_dir.unwrap();
         fs::remove_dir_all(kept.parent().unwrap()).unwrap();
     }
 

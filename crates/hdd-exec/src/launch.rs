@@ -1,0 +1,198 @@
+//! One test process: its command line and environment, what runs between fork and exec
+//! (the memory limit, a parent-death signal), and the wait for its end (a timeout, a stop
+//! request), after which its whole process group is killed.
+
+use std::fs::File;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use rustix::io::Errno;
+use rustix::process::{Resource, Rlimit, Signal};
+
+use crate::command::{Status, TestCommand};
+use crate::groups::kill_group;
+use crate::watchdog;
+
+/// The test's command: `file` is the candidate (its path replaces `@@` in the arguments,
+/// it is `HDD_FILE`, and `stdin` is open on it), `work` the current folder; the process
+/// leads a new process group.
+pub(crate) fn command(
+    test: &TestCommand,
+    file: &Path,
+    work: &Path,
+    stdin: File,
+    stderr: File,
+) -> Command {
+    let mut command = Command::new(&test.program);
+    command
+        .args(test.args.iter().map(|arg| {
+            if arg == TestCommand::PATH_PLACEHOLDER {
+                file.as_os_str().to_owned()
+            } else {
+                arg.clone()
+            }
+        }))
+        .current_dir(work)
+        .env("HDD_FILE", file)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .process_group(0);
+    let rlimit = test.mem_limit.map(|limit| Rlimit {
+        current: Some(limit),
+        maximum: Some(limit),
+    });
+    // Code between fork and exec makes the standard library fork instead of using
+    // posix_spawn, which costs a copy of hdd's page tables per test (see `watchdog`):
+    // only when a memory limit needs it, or when there is no watchdog to kill the tests
+    // if hdd dies; the parent-death signal then comes for free.
+    if rlimit.is_none() && watchdog::running() {
+        return command;
+    }
+    let parent = rustix::process::getpid();
+    // SAFETY: the closure runs in the child between fork and exec, where a fork of a
+    // multi-threaded process may only make async-signal-safe calls. It makes three
+    // system calls through rustix (prctl, getppid, setrlimit) on values copied into it;
+    // it allocates nothing (an `Errno` becomes an `io::Error` without allocating) and
+    // takes no lock.
+    //
+    // The parent-death signal (SIGKILL) is sent when the *thread* that forked the child
+    // ends, not the process. That thread is the one running `Shared::run`, which reaps
+    // the child before it returns on every path (`wait`: the test's end, a timeout, a
+    // stop request; after an error of the wait itself the group is killed and
+    // `bury_group` reaps it), so it outlives the child; should it panic, the child dies
+    // with it, which is what we want. If hdd died before the
+    // signal was armed, the parent is no longer hdd: the test is not started.
+    unsafe {
+        command.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            if rustix::process::getppid() != Some(parent) {
+                return Err(Errno::SRCH.into());
+            }
+            if let Some(rlimit) = rlimit {
+                rustix::process::setrlimit(Resource::As, rlimit)?;
+            }
+            Ok(())
+        });
+    }
+    command
+}
+
+/// Waits for `child` up to `timeout`, then kills its process group; kills the group as
+/// soon as `stop` says so, and returns `None` then. Always kills what is left of the
+/// group when the test ends, and reaps the child on every path but an error of the wait
+/// itself (after which the group is killed too).
+pub(crate) fn wait(
+    mut child: Child,
+    timeout: Duration,
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<Option<Status>> {
+    let started = Instant::now();
+    let group = i32::try_from(child.id()).expect("a pid fits in i32");
+    let mut nap = Duration::from_micros(500);
+    let ended = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(Some(status_of(status))),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+        let timed_out = started.elapsed() >= timeout;
+        if timed_out || stop() {
+            kill_group(group);
+            break child.wait().map(|_| timed_out.then_some(Status::TimedOut));
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(5));
+    };
+    kill_group(group);
+    ended
+}
+
+fn status_of(status: ExitStatus) -> Status {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Status::Exited(code),
+        (None, Some(sig)) => Status::Signaled(sig),
+        (None, None) => Status::Exited(-1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use super::*;
+    use crate::groups::{LiveGroup, spawn_leader};
+
+    /// A test's leader, listed as such (an unlisted child of this process would be
+    /// taken for a test's leftover by the sweeps of other unit tests).
+    fn leader(program: &str, args: &[&str]) -> (Child, LiveGroup) {
+        spawn_leader(Command::new(program).args(args).process_group(0)).unwrap()
+    }
+
+    #[test]
+    fn a_stop_request_kills_the_test_at_once() {
+        let stop = AtomicBool::new(false);
+        let begun = Instant::now();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                stop.store(true, Ordering::SeqCst);
+            });
+            let (child, _listed) = leader("sleep", &["30"]);
+            let ended = wait(child, Duration::from_secs(30), &|| {
+                stop.load(Ordering::SeqCst)
+            });
+            assert_eq!(ended.unwrap(), None);
+        });
+        assert!(
+            begun.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            begun.elapsed()
+        );
+    }
+
+    /// With code between fork and exec (here for `--mem-limit`), the test's leader gets
+    /// a parent-death signal: it dies when the thread that started it ends.
+    #[test]
+    fn the_leader_dies_with_the_thread_that_started_it() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let test = dir.path().join("test.sh");
+        std::fs::write(&test, "#!/bin/sh\nexec sleep 30\n").unwrap();
+        std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut test = TestCommand::new(&test, "in".into(), Duration::from_secs(30)).unwrap();
+        test.mem_limit = Some(1 << 30);
+        let file = dir.path().join("in");
+        std::fs::write(&file, "x").unwrap();
+        let pid = std::thread::spawn(move || {
+            let stdin = File::open(&file).unwrap();
+            let stderr = File::create(file.with_extension("err")).unwrap();
+            let mut command = command(&test, &file, file.parent().unwrap(), stdin, stderr);
+            let (child, _listed) = spawn_leader(&mut command).unwrap();
+            i32::try_from(child.id()).unwrap()
+            // The thread ends without waiting for its child.
+        })
+        .join()
+        .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while crate::procfs::stat(pid).is_some_and(|s| !s.is_zombie()) {
+            assert!(Instant::now() < deadline, "the leader outlived its thread");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+            let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
+        }
+    }
+
+    #[test]
+    fn a_timeout_is_told_from_an_ending() {
+        let (child, _listed) = leader("sleep", &["30"]);
+        let ended = wait(child, Duration::from_millis(50), &|| false);
+        assert_eq!(ended.unwrap(), Some(Status::TimedOut));
+        let (child, _listed) = leader("sh", &["-c", "exit 3"]);
+        let ended = wait(child, Duration::from_secs(30), &|| false);
+        assert_eq!(ended.unwrap(), Some(Status::Exited(3)));
+    }
+}
