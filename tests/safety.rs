@@ -289,3 +289,21 @@ fn unrunnable_tests_are_named_in_one_sentence() {
         assert_eq!(fs::read_to_string(dir.join("in.c")).unwrap(), INPUT);
     }
 }
+
+/// Output that nobody reads any more (`hdd langs | true`, a closed terminal) is not a
+/// panic: the command ends as it would have.
+#[test]
+fn a_closed_output_is_not_a_panic() {
+    for _ in 0..3 {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "set -o pipefail; {} langs | true",
+                env!("CARGO_BIN_EXE_hdd")
+            ))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+}

@@ -1,6 +1,23 @@
 //! The `hdd` command line: argument parsing, the `reduce` and `langs` commands, the
 //! summary, and the mapping of errors to exit codes. The only crate that prints.
 
+/// `eprintln!` that cannot panic: when stderr is gone (the terminal closed, a closed
+/// pipe), hdd goes on and ends as it would have.
+macro_rules! eprintln_safe {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `println!` that cannot panic (`hdd langs | head -1` closes the pipe early).
+macro_rules! println_safe {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod args;
 mod checks;
 mod exit;
@@ -59,9 +76,8 @@ fn run(cli: args::Cli) -> ExitCode {
     match result {
         Ok(()) => ExitCode::from(exit::OK),
         Err(failure) => {
-            #[expect(clippy::print_stderr, reason = "the CLI reports errors on stderr")]
             {
-                eprintln!("hdd: error: {:#}", failure.error);
+                eprintln_safe!("hdd: error: {:#}", failure.error);
             }
             ExitCode::from(failure.code)
         }
@@ -122,14 +138,12 @@ fn report_internal_error(panic: &str, json: bool) {
             "message": message,
             "exit_code": exit::INTERNAL,
         });
-        #[expect(clippy::print_stdout, reason = "--json events go to stdout")]
         {
-            println!("{event}");
+            println_safe!("{event}");
         }
     }
-    #[expect(clippy::print_stderr, reason = "the CLI reports errors on stderr")]
     {
-        eprintln!("hdd: error: {message}");
+        eprintln_safe!("hdd: error: {message}");
     }
 }
 
@@ -159,10 +173,6 @@ pub fn man_pages(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBu
     Ok(pages)
 }
 
-#[expect(
-    clippy::print_stdout,
-    reason = "listing languages is the command's output"
-)]
 fn langs() {
     let mut rows: Vec<[String; 3]> =
         vec![["language".into(), "extensions".into(), "grammar".into()]];
@@ -182,7 +192,7 @@ fn langs() {
     let width = |c: usize| rows.iter().map(|r| r[c].len()).max().unwrap_or(0);
     let (w0, w1) = (width(0), width(1));
     for [name, exts, grammar] in &rows {
-        println!("{name:<w0$}  {exts:<w1$}  {grammar}");
+        println_safe!("{name:<w0$}  {exts:<w1$}  {grammar}");
     }
 }
 

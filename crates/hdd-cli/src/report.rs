@@ -155,13 +155,12 @@ impl Reporter {
     }
 
     /// A warning, on stderr (above the progress line) and as a JSON event.
-    #[expect(clippy::print_stderr, reason = "warnings go to stderr")]
     pub(crate) fn warn(&mut self, message: &str) {
         self.emit(&json!({"event": "warning", "message": message}));
         let line = format!("hdd: warning: {message}");
         match &self.progress {
-            Progress::Bar(bar) => bar.suspend(|| eprintln!("{line}")),
-            _ => eprintln!("{line}"),
+            Progress::Bar(bar) => bar.suspend(|| eprintln_safe!("{line}")),
+            _ => eprintln_safe!("{line}"),
         }
     }
 
@@ -242,13 +241,12 @@ impl Reporter {
         )
     }
 
-    #[expect(clippy::print_stderr, reason = "plain progress lines go to stderr")]
     fn show(&mut self) {
         match &self.progress {
             Progress::Bar(bar) => bar.set_message(self.line()),
             Progress::Lines { last } if last.elapsed() >= PLAIN_EVERY => {
                 let secs = self.started.elapsed().as_secs();
-                eprintln!(
+                eprintln_safe!(
                     "hdd: [{:02}:{:02}:{:02}] {}",
                     secs / 3600,
                     secs / 60 % 60,

@@ -18,7 +18,6 @@ pub(crate) fn percent(after: usize, before: usize) -> String {
     format!("{p:.1}%")
 }
 
-#[expect(clippy::print_stderr, reason = "the summary goes to stderr")]
 pub(crate) fn print_summary(
     args: &ReduceArgs,
     jobs: usize,
@@ -28,27 +27,27 @@ pub(crate) fn print_summary(
     what: &str,
 ) {
     let (b, a) = (r.before, r.after);
-    eprintln!("hdd: {what} {} -> {}", args.file.display(), dest.display());
-    eprintln!(
+    eprintln_safe!("hdd: {what} {} -> {}", args.file.display(), dest.display());
+    eprintln_safe!(
         "  bytes  {:>9} -> {:<9} ({})",
         b.bytes,
         a.bytes,
         percent(a.bytes, b.bytes)
     );
-    eprintln!(
+    eprintln_safe!(
         "  tokens {:>9} -> {:<9} ({})",
         b.tokens,
         a.tokens,
         percent(a.tokens, b.tokens)
     );
-    eprintln!(
+    eprintln_safe!(
         "  lines  {:>9} -> {:<9} ({})",
         b.lines,
         a.lines,
         percent(a.lines, b.lines)
     );
     let s = &r.stats;
-    eprintln!(
+    eprintln_safe!(
         "  tests run {}, cache hits {}, invalid candidates filtered {}, accepted {}, time {:.1} s",
         s.tests + CHECKS,
         s.cache_hits,
@@ -56,7 +55,7 @@ pub(crate) fn print_summary(
         s.accepted,
         elapsed.as_secs_f64()
     );
-    eprintln!(
+    eprintln_safe!(
         "  jobs {jobs}{}, merged successes {}, wasted tests {}, predicted failures {}",
         if args.deterministic {
             " (deterministic)"
@@ -68,14 +67,19 @@ pub(crate) fn print_summary(
         s.predicted
     );
     if r.input_errors > 0 {
-        eprintln!("  the input had {} syntax error nodes", r.input_errors);
+        eprintln_safe!("  the input had {} syntax error nodes", r.input_errors);
     }
-    eprintln!(
+    eprintln_safe!(
         "  {:<10} {:>7} {:>9} {:>12} {:>9} {:>13}",
-        "pass", "tests", "accepted", "bytes saved", "time", "stopped early"
+        "pass",
+        "tests",
+        "accepted",
+        "bytes saved",
+        "time",
+        "stopped early"
     );
     for p in &s.passes {
-        eprintln!(
+        eprintln_safe!(
             "  {:<10} {:>7} {:>9} {:>12} {:>8.1}s {:>13}",
             p.name,
             p.tests,
@@ -85,7 +89,7 @@ pub(crate) fn print_summary(
             p.stopped_early
         );
     }
-    eprintln!(
+    eprintln_safe!(
         "  rounds {} (stopped early = the pass's last tests saved too little)",
         s.rounds
     );
