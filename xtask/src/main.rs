@@ -29,7 +29,8 @@ enum Task {
     },
     /// Benchmark hdd (release build) against the installed peer reducers on the
     /// corpus and the shared benchmark cases; print a markdown table and write it
-    /// to corpus/BENCH.md (raw results: `target/bench/<date>.jsonl`).
+    /// to corpus/BENCH.md (raw results: `target/bench/<date>.jsonl`). With `--big`:
+    /// hdd alone on generated big inputs (time to first test, memory, stopping).
     Bench(bench::BenchArgs),
     /// Write the man pages (`hdd.1`, `hdd-reduce.1`, …) to `target/man/`.
     Man,

@@ -103,6 +103,22 @@ impl<'c> Round<'c> {
         }
     }
 
+    /// Configuration `i` of the round as the elements of the current set it leaves out,
+    /// sorted: a complement's part, or everything but a subset's part. (A complement of a
+    /// fine round leaves out few elements: its candidate costs as much as those, where
+    /// listing the kept elements would cost as much as the whole set.)
+    #[must_use]
+    pub fn removed(&self, i: usize) -> Vec<usize> {
+        let part = self.part(self.part_of(i));
+        if self.is_subset(i) {
+            let mut removed = self.current[..part.start].to_vec();
+            removed.extend_from_slice(&self.current[part.end..]);
+            removed
+        } else {
+            self.current[part].to_vec()
+        }
+    }
+
     /// The configurations in test order.
     pub fn configs(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
         (0..self.len()).map(|i| self.config(i))
@@ -218,6 +234,19 @@ impl Ddmin {
                 .into_iter()
                 .flat_map(|r| (0..r.len()).map(move |i| r.config(i))),
         )
+    }
+
+    /// The configurations of [`Ddmin::configs`], each as the elements of
+    /// [`Ddmin::kept`] it leaves out ([`Round::removed`]), sorted.
+    pub fn removals(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        let empty = usize::from(self.empty_first && !self.is_finished());
+        std::iter::repeat_n((), empty)
+            .map(|()| self.current.clone())
+            .chain(
+                self.rounds()
+                    .into_iter()
+                    .flat_map(|r| (0..r.len()).map(move |i| r.removed(i))),
+            )
     }
 
     /// Configuration `found` of the last [`Ddmin::configs`] was interesting, or (`None`)
@@ -355,6 +384,31 @@ mod tests {
             vec![0, 1, 2],
         ];
         assert_eq!(seen, vec![expected]);
+    }
+
+    #[test]
+    fn removals_are_what_each_configuration_leaves_out() {
+        let mut run = Ddmin::new(
+            7,
+            DdminOptions {
+                try_empty: true,
+                ..REDUCER
+            },
+        );
+        for found in [Some(2), Some(1), Some(0)] {
+            let kept = run.kept().to_vec();
+            for (config, removed) in run.configs().zip(run.removals()) {
+                let mut whole: Vec<usize> = config.iter().chain(&removed).copied().collect();
+                whole.sort_unstable();
+                assert_eq!(whole, kept);
+                assert!(removed.windows(2).all(|w| w[0] < w[1]));
+            }
+            assert_eq!(run.configs().count(), run.removals().count());
+            run.advance(found);
+            if run.is_finished() {
+                break;
+            }
+        }
     }
 
     #[test]

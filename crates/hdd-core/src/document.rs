@@ -1,11 +1,51 @@
 //! A Document is the text of a candidate or of the current best, with its syntax tree.
 
-use tree_sitter::{InputEdit, Node, Parser, Point, Tree};
+use std::ops::ControlFlow;
+
+use tree_sitter::{InputEdit, Node, ParseOptions, ParseState, Parser, Point, Tree};
 
 use crate::edit::EditSet;
+use crate::error::Error;
 
 /// Above this many edits, `derive` reports one covering edit to tree-sitter.
 const MAX_SEPARATE_EDITS: usize = 16;
+
+/// Asked now and then during a long piece of work (a parse: every hundred parser
+/// operations) whether to give it up ([`Error::Stopped`]).
+pub type Stop<'a> = &'a dyn Fn() -> bool;
+
+/// Counts the steps of a long loop (a walk of a big tree) and asks its [`Stop`] every
+/// [`Ticker::EVERY`] of them.
+pub(crate) struct Ticker<'a> {
+    stop: Stop<'a>,
+    steps: u32,
+}
+
+impl<'a> Ticker<'a> {
+    /// Steps between two questions: a few milliseconds of walking.
+    const EVERY: u32 = 1 << 16;
+
+    pub(crate) fn new(stop: Stop<'a>) -> Ticker<'a> {
+        Ticker { stop, steps: 0 }
+    }
+
+    /// One more step.
+    ///
+    /// # Errors
+    /// [`Error::Stopped`] when the stop says so.
+    pub(crate) fn tick(&mut self) -> Result<(), Error> {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps.is_multiple_of(Self::EVERY) && (self.stop)() {
+            return Err(Error::Stopped);
+        }
+        Ok(())
+    }
+}
+
+/// A [`Stop`] that never stops.
+fn never() -> bool {
+    false
+}
 
 /// A text and, for grammar languages, its tree-sitter tree.
 #[derive(Debug, Clone)]
@@ -32,14 +72,28 @@ impl Document {
     /// Parses `text` from scratch. Returns `None` only if the parser gave up.
     #[must_use]
     pub fn parse(parser: &mut Parser, text: Vec<u8>) -> Option<Document> {
-        let tree = parser.parse(&text, None)?;
+        Document::parse_until(parser, text, &never).unwrap_or(None)
+    }
+
+    /// [`Document::parse`], given up when `stop` says so.
+    ///
+    /// # Errors
+    /// [`Error::Stopped`] when `stop` said so.
+    pub fn parse_until(
+        parser: &mut Parser,
+        text: Vec<u8>,
+        stop: Stop<'_>,
+    ) -> Result<Option<Document>, Error> {
+        let Some(tree) = parse_tree(parser, &text, None, stop)? else {
+            return Ok(None);
+        };
         let errors = count_errors(tree.root_node());
-        Some(Document {
+        Ok(Some(Document {
             text,
             tree: Some(tree),
             errors,
             version: None,
-        })
+        }))
     }
 
     /// Which best of its session this is: 0 for the original, one more for every
@@ -75,7 +129,7 @@ impl Document {
     #[must_use]
     pub fn token_count(&self) -> usize {
         match &self.tree {
-            Some(tree) => leaves(tree.root_node()).len(),
+            Some(tree) => count_leaves(tree.root_node()),
             None => self
                 .text
                 .split(u8::is_ascii_whitespace)
@@ -108,51 +162,115 @@ impl Document {
         edits: &EditSet,
         text: Vec<u8>,
     ) -> Option<Document> {
+        self.derive_until(parser, edits, text, &never)
+            .unwrap_or(None)
+    }
+
+    /// [`Document::derive_from`], given up when `stop` says so.
+    ///
+    /// The old tree is edited and the text re-parsed incrementally from it, unless the
+    /// edits span more than twice what is left: then the text is parsed from scratch.
+    /// (tree-sitter copies every node an edit touches, those it deletes too: removing
+    /// nearly all of a 50 MB input, or a node with 100,000 levels of nesting inside, would
+    /// copy the whole tree to throw most of it away.)
+    ///
+    /// # Errors
+    /// [`Error::Stopped`] when `stop` said so.
+    pub fn derive_until(
+        &self,
+        parser: &mut Parser,
+        edits: &EditSet,
+        text: Vec<u8>,
+        stop: Stop<'_>,
+    ) -> Result<Option<Document>, Error> {
         debug_assert!(text == edits.apply(&self.text));
         let Some(old) = &self.tree else {
-            return Some(Document::plain(text));
+            return Ok(Some(Document::plain(text)));
         };
-        let mut tree = old.clone();
-        let lines = LineIndex::new(&self.text);
         let edits = edits.edits();
-        let mut tell = |start: usize, old_end: usize, inserted: &[u8]| {
-            let start_position = lines.point(start);
-            tree.edit(&InputEdit {
-                start_byte: start,
-                old_end_byte: old_end,
-                new_end_byte: start + inserted.len(),
-                start_position,
-                old_end_position: lines.point(old_end),
-                new_end_position: advance(start_position, inserted),
-            });
+        let separate = edits.len() <= MAX_SEPARATE_EDITS;
+        let spanned = match (edits.first(), edits.last()) {
+            _ if separate => edits.iter().map(|e| e.range.len()).sum(),
+            (Some(first), Some(last)) => last.range.end - first.range.start,
+            _ => 0,
         };
-        if edits.len() <= MAX_SEPARATE_EDITS {
-            // From the last to the first, so each edit's positions are still those of
-            // the old text.
-            for edit in edits.iter().rev() {
-                tell(edit.range.start, edit.range.end, &edit.replacement);
+        let tree = if spanned > 2 * text.len() {
+            parse_tree(parser, &text, None, stop)?
+        } else {
+            let mut tree = old.clone();
+            let lines = LineIndex::new(&self.text);
+            let mut tell = |start: usize, old_end: usize, inserted: &[u8]| {
+                let start_position = lines.point(start);
+                tree.edit(&InputEdit {
+                    start_byte: start,
+                    old_end_byte: old_end,
+                    new_end_byte: start + inserted.len(),
+                    start_position,
+                    old_end_position: lines.point(old_end),
+                    new_end_position: advance(start_position, inserted),
+                });
+            };
+            if separate {
+                // From the last to the first, so each edit's positions are still those of
+                // the old text.
+                for edit in edits.iter().rev() {
+                    tell(edit.range.start, edit.range.end, &edit.replacement);
+                }
+            } else if let (Some(first), Some(last)) = (edits.first(), edits.last()) {
+                // Telling tree-sitter about thousands of edits costs more than re-parsing:
+                // report one edit covering them all.
+                let start = first.range.start;
+                let new_end = last.range.end + text.len() - self.text.len();
+                tell(start, last.range.end, &text[start..new_end]);
             }
-        } else if let (Some(first), Some(last)) = (edits.first(), edits.last()) {
-            // Telling tree-sitter about thousands of edits costs more than re-parsing:
-            // report one edit covering them all.
-            let start = first.range.start;
-            let new_end = last.range.end + text.len() - self.text.len();
-            tell(start, last.range.end, &text[start..new_end]);
-        }
-        let tree = parser.parse(&text, Some(&tree))?;
+            parse_tree(parser, &text, Some(&tree), stop)?
+        };
+        let Some(tree) = tree else {
+            return Ok(None);
+        };
         let root = tree.root_node();
         let errors = if root.has_error() {
             count_errors(root)
         } else {
             0
         };
-        (errors <= self.errors).then_some(Document {
+        Ok((errors <= self.errors).then_some(Document {
             text,
             tree: Some(tree),
             errors,
             version: None,
-        })
+        }))
     }
+}
+
+/// Parses `text` (incrementally from `old`, edited to match it, if given), asking `stop`
+/// every hundred parser operations. `Ok(None)` when the parser gave up.
+fn parse_tree(
+    parser: &mut Parser,
+    text: &[u8],
+    old: Option<&Tree>,
+    stop: Stop<'_>,
+) -> Result<Option<Tree>, Error> {
+    let mut stopped = false;
+    let mut progress = |_: &ParseState| {
+        if stop() {
+            stopped = true;
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let tree = parser.parse_with_options(
+        &mut |at, _| text.get(at..).unwrap_or_default(),
+        old,
+        Some(ParseOptions::new().progress_callback(&mut progress)),
+    );
+    if stopped {
+        // A parse given up is resumed by the next call unless the parser is reset.
+        parser.reset();
+        return Err(Error::Stopped);
+    }
+    Ok(tree)
 }
 
 /// Byte offsets of line starts, to turn byte offsets into tree-sitter points.
@@ -212,12 +330,41 @@ pub fn count_errors(root: Node<'_>) -> usize {
 #[must_use]
 pub fn leaves(root: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
+    each_leaf(root, |leaf| out.push(leaf));
+    out
+}
+
+/// How many non-empty leaves are under `root` (as `leaves(root).len()`, without
+/// keeping them: on a 50 MB input they would take hundreds of megabytes).
+fn count_leaves(root: Node<'_>) -> usize {
+    let mut count = 0;
+    each_leaf(root, |_| count += 1);
+    count
+}
+
+/// Calls `visit` on each non-empty leaf under `root`, in text order.
+fn each_leaf<'t>(root: Node<'t>, visit: impl FnMut(Node<'t>)) {
+    // Never stops: never fails.
+    let _ = try_each_leaf(root, &never, visit);
+}
+
+/// [`each_leaf`], given up when `stop` says so.
+///
+/// # Errors
+/// [`Error::Stopped`] when `stop` said so.
+pub(crate) fn try_each_leaf<'t>(
+    root: Node<'t>,
+    stop: Stop<'_>,
+    mut visit: impl FnMut(Node<'t>),
+) -> Result<(), Error> {
+    let mut ticker = Ticker::new(stop);
     let mut cursor = root.walk();
     'walk: loop {
+        ticker.tick()?;
         let node = cursor.node();
         if node.child_count() == 0 {
             if node.end_byte() > node.start_byte() {
-                out.push(node);
+                visit(node);
             }
         } else if cursor.goto_first_child() {
             continue;
@@ -228,7 +375,7 @@ pub fn leaves(root: Node<'_>) -> Vec<Node<'_>> {
             }
         }
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]
@@ -295,6 +442,42 @@ mod tests {
             full.tree().unwrap().root_node().to_sexp()
         );
         assert_eq!(derived.line_count(), 50);
+    }
+
+    #[test]
+    fn a_parse_given_up_leaves_the_parser_ready_for_the_next() {
+        let mut parser = c_parser();
+        let text: Vec<u8> = (0..2000)
+            .flat_map(|i| format!("int v{i} = {i};\n").into_bytes())
+            .collect();
+        let stopped = Document::parse_until(&mut parser, text.clone(), &|| true);
+        assert!(matches!(stopped, Err(Error::Stopped)));
+        let doc = Document::parse(&mut parser, b"int a;".to_vec()).unwrap();
+        assert_eq!(doc.tree().unwrap().root_node().to_sexp(), {
+            let mut fresh = c_parser();
+            fresh.parse(b"int a;", None).unwrap().root_node().to_sexp()
+        });
+        // A candidate that deletes nearly everything is parsed from scratch; one that
+        // keeps most of the text, incrementally: the same trees either way.
+        let whole = Document::parse(&mut parser, text.clone()).unwrap();
+        let line = |k: usize| {
+            text.split_inclusive(|&b| b == b'\n')
+                .take(k)
+                .map(<[u8]>::len)
+                .sum::<usize>()
+        };
+        for edits in [
+            vec![Edit::delete(0..line(1999))],
+            vec![Edit::delete(0..line(5))],
+        ] {
+            let edits = EditSet::new(edits).unwrap();
+            let derived = whole.derive(&mut parser, &edits).unwrap();
+            let full = Document::parse(&mut parser, derived.text().to_vec()).unwrap();
+            assert_eq!(
+                derived.tree().unwrap().root_node().to_sexp(),
+                full.tree().unwrap().root_node().to_sexp()
+            );
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::cache::TextKey;
 use crate::document::Document;
-use crate::edit::EditSet;
+use crate::edit::{EditSet, Onto};
 use crate::exec::Ticket;
 
 /// A test the executor is running.
@@ -142,12 +142,12 @@ impl Flights {
     /// cannot be used, but its text may come back, a node replaced whole whatever
     /// changed inside it, and its verdict is then in the cache. Merges run on: a clash of
     /// the whole may spare a part.)
-    pub(crate) fn follow(&mut self, accepted: &EditSet) -> Vec<Ticket> {
+    pub(crate) fn follow(&mut self, accepted: &Onto) -> Vec<Ticket> {
         let mut doomed: Vec<Ticket> = self
             .running
             .iter_mut()
             .filter_map(|(ticket, flight)| {
-                let now = flight.now.rebase(accepted);
+                let now = flight.now.rebase_through(accepted);
                 let done = now.as_ref().is_some_and(EditSet::is_empty);
                 // Not expressible on the new best: matches no candidate any more.
                 flight.now = now.unwrap_or_default();

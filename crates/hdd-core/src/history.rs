@@ -4,13 +4,13 @@
 
 use std::collections::VecDeque;
 
-use crate::edit::EditSet;
+use crate::edit::{Clash, Edit, EditSet, Onto};
 
 /// `sets[v]`: the edits that made best `v + 1` of best `v`. Best 0 is the original; the
 /// current best's version is the number of sets.
 #[derive(Debug, Default)]
 pub(crate) struct History {
-    sets: Vec<EditSet>,
+    sets: Vec<Onto>,
 }
 
 impl History {
@@ -20,7 +20,7 @@ impl History {
     }
 
     /// The best moved on by `accepted`.
-    pub(crate) fn push(&mut self, accepted: EditSet) {
+    pub(crate) fn push(&mut self, accepted: Onto) {
         self.sets.push(accepted);
     }
 
@@ -30,9 +30,36 @@ impl History {
         let from = usize::try_from(from).ok()?;
         let mut edits = edits.clone();
         for accepted in self.sets.get(from..)? {
-            edits = edits.rebase(accepted)?;
+            edits = edits.rebase_through(accepted)?;
         }
         Some(edits)
+    }
+
+    /// Each of `edits` (against best `from`) on its own against the current best:
+    /// `Ok(None)` for one that is done, `Err` for one that clashes with what was accepted
+    /// since. As many [`History::rebase`]s of one edit each, at a cost of `log` of the
+    /// accepted sets' sizes per edit.
+    pub(crate) fn rebase_each(
+        &self,
+        from: u64,
+        edits: &[Edit],
+    ) -> Vec<Result<Option<Edit>, Clash>> {
+        let since = usize::try_from(from)
+            .ok()
+            .and_then(|from| self.sets.get(from..));
+        edits
+            .iter()
+            .map(|edit| {
+                let mut edit = edit.clone();
+                for accepted in since.ok_or(Clash)? {
+                    match accepted.rebase_edit(&edit)? {
+                        Some(rebased) => edit = rebased,
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(edit))
+            })
+            .collect()
     }
 }
 
@@ -63,10 +90,10 @@ impl Failures {
 
     /// The best moved on by `accepted`: every failure is rebased onto it (those that
     /// clash with it or that it all made are dropped).
-    pub(crate) fn follow(&mut self, accepted: &EditSet) {
+    pub(crate) fn follow(&mut self, accepted: &Onto) {
         self.sets = std::mem::take(&mut self.sets)
             .into_iter()
-            .filter_map(|f| f.rebase(accepted).filter(|f| !f.is_empty()))
+            .filter_map(|f| f.rebase_through(accepted).filter(|f| !f.is_empty()))
             .collect();
     }
 }

@@ -39,7 +39,7 @@ mod stats;
 
 pub use crate::cache::{Cache, TextKey};
 pub use crate::ddmin::{Configs, Ddmin, DdminOptions, Round, ddmin};
-pub use crate::document::{Document, count_errors, leaves};
+pub use crate::document::{Document, Stop, count_errors, leaves};
 pub use crate::edit::{Edit, EditSet};
 pub use crate::error::Error;
 pub use crate::event::{Event, Observer};

@@ -10,7 +10,7 @@ use tree_sitter::Parser;
 
 use crate::cache::{Cache, TextKey};
 use crate::document::Document;
-use crate::edit::EditSet;
+use crate::edit::{Clash, Edit, EditSet, Onto};
 use crate::error::Error;
 use crate::event::{Event, Observer};
 use crate::exec::{Executor, Ticket};
@@ -31,6 +31,8 @@ enum Skip {
     Testing,
     /// Changes nothing, not smaller, clashes, invalid, predicted or known to fail.
     Other,
+    /// A stop was asked for while it was being parsed.
+    Stopped,
 }
 
 /// The state of one reduction. Passes propose candidates through
@@ -82,7 +84,8 @@ impl<'a> Session<'a> {
                 parser.set_language(&lang.ts_language()).map_err(|e| {
                     Error::Parser(format!("loading the {} grammar: {e}", lang.name()))
                 })?;
-                let doc = Document::parse(&mut parser, text)
+                let stop = || executor.stop_requested();
+                let doc = Document::parse_until(&mut parser, text, &stop)?
                     .ok_or_else(|| Error::Parser("the parser gave up on the input".into()))?;
                 (Some(parser), Some(lang.table()), doc)
             }
@@ -137,6 +140,22 @@ impl<'a> Session<'a> {
     #[must_use]
     pub fn table(&self) -> Option<&Table> {
         self.table.as_ref()
+    }
+
+    /// Whether whoever runs the reduction asked it to stop
+    /// ([`Executor::stop_requested`]).
+    #[must_use]
+    pub fn stop_requested(&self) -> bool {
+        self.executor.stop_requested()
+    }
+
+    /// [`Error::Stopped`] when a stop was asked for: passes call it in loops that can run
+    /// long without a test.
+    ///
+    /// # Errors
+    /// [`Error::Stopped`].
+    pub fn check_stop(&self) -> Result<(), Error> {
+        (!self.stop_requested()).then_some(()).ok_or(Error::Stopped)
     }
 
     /// The counters so far.
@@ -214,6 +233,7 @@ impl<'a> Session<'a> {
             let mut skipped = 0;
             while self.flights.len() < jobs && (skipped < MAX_SKIPS || self.flights.is_empty()) {
                 skipped += 1;
+                self.check_stop()?;
                 if self.merge_due() {
                     self.start_merge()?;
                     continue;
@@ -226,8 +246,10 @@ impl<'a> Session<'a> {
                     exhausted = true;
                     break;
                 };
-                let Ok(prepared) = self.prepare(base, candidate) else {
-                    continue;
+                let prepared = match self.prepare(base, candidate) {
+                    Ok(prepared) => prepared,
+                    Err(Skip::Stopped) => return Err(Error::Stopped),
+                    Err(_) => continue,
                 };
                 // A text known to fail never gets here (`prepare`); one known to be
                 // interesting needs no test.
@@ -285,12 +307,15 @@ impl<'a> Session<'a> {
                 && (skipped < MAX_SKIPS || self.flights.is_empty())
             {
                 skipped += 1;
+                self.check_stop()?;
                 let Some((i, candidate)) = candidates.next() else {
                     exhausted = true;
                     break;
                 };
-                let Ok(prepared) = self.prepare(base, candidate) else {
-                    continue;
+                let prepared = match self.prepare(base, candidate) {
+                    Ok(prepared) => prepared,
+                    Err(Skip::Stopped) => return Err(Error::Stopped),
+                    Err(_) => continue,
                 };
                 let key = prepared.key;
                 if self.cache.get(key).is_some() || slots.holds(key) {
@@ -346,6 +371,7 @@ impl<'a> Session<'a> {
     pub fn settle(&mut self) -> Result<(), Error> {
         let jobs = self.executor.jobs().max(1);
         loop {
+            self.check_stop()?;
             while self.flights.len() < jobs && self.merge_due() {
                 self.start_merge()?;
             }
@@ -364,6 +390,17 @@ impl<'a> Session<'a> {
     pub fn rebase_onto_current(&self, base: &Document, edits: &EditSet) -> Option<EditSet> {
         self.history
             .rebase(base.version().unwrap_or(self.version()), edits)
+    }
+
+    /// Each of `edits` (against `base`) on its own against the current best: `Ok(None)`
+    /// for one it already made, `Err` for one that clashes with it.
+    pub(crate) fn rebase_each_onto_current(
+        &self,
+        base: &Document,
+        edits: &[Edit],
+    ) -> Vec<Result<Option<Edit>, Clash>> {
+        self.history
+            .rebase_each(base.version().unwrap_or(self.version()), edits)
     }
 
     /// The version of the current best.
@@ -411,8 +448,12 @@ impl<'a> Session<'a> {
             self.stats.cache_hits += 1;
             return Err(Skip::Testing);
         }
+        let executor = &*self.executor;
+        let stop = || executor.stop_requested();
         let doc = match &mut self.parser {
-            Some(parser) => doc_base.derive_from(parser, &edits, text),
+            Some(parser) => doc_base
+                .derive_until(parser, &edits, text, &stop)
+                .map_err(|_| Skip::Stopped)?,
             None => Some(Document::plain(text)),
         };
         let Some(doc) = doc else {
@@ -487,6 +528,7 @@ impl<'a> Session<'a> {
             Ok(prepared) => prepared,
             // The same text is being tested: its verdict will do.
             Err(Skip::Testing) => return Ok(()),
+            Err(Skip::Stopped) => return Err(Error::Stopped),
             Err(Skip::Other) => {
                 // Not valid (or predicted to fail) together: each half on its own.
                 self.merges.halve(now, parts);
@@ -571,6 +613,7 @@ impl<'a> Session<'a> {
 
     fn accept(&mut self, mut doc: Document, edits: EditSet) -> Result<(), Error> {
         debug_assert!(doc.text().len() < self.current.text().len());
+        let edits = Onto::new(edits);
         self.failures.follow(&edits);
         if !self.deterministic {
             // Tests whose edits the new best all made are not needed any more.

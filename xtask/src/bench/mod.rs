@@ -9,10 +9,14 @@
 //! ratio) is a pure function tested in its module; [`bench()`] only wires them to processes and
 //! files, one named step at a time.
 //!
+//! `--big` is a mode of its own (`big/`): hdd alone on generated big inputs, for the time
+//! to its first test, its memory and how fast it stops.
+//!
 //! Modules: `cases` (discovery, filter, copies), `plan` (tools and runs), `process` (release
 //! build, PATH), `run` (the harness runs and the `.jsonl`), `record` (harness results, reuse),
 //! `table` (markdown, `BENCH.md` sections), and the leaves `fsutil` and `clock`.
 
+mod big;
 mod cases;
 mod clock;
 mod fsutil;
@@ -68,6 +72,12 @@ pub(crate) struct BenchArgs {
     /// c-warn-300-slow, with each tool's speedup over its own -j 1.
     #[arg(long)]
     parallel: bool,
+    /// Big inputs instead: hdd alone on generated C of 1, 5 and 50 MB, 50 MB of text and JSON
+    /// nested 100,000 deep (objects, arrays), with grep tests: time to its first test,
+    /// total time, peak memory, and time from a SIGINT to its exit (inputs in
+    /// target/bench/big/; --cases filters them by name, --timeout limits each run).
+    #[arg(long, conflicts_with_all = ["parallel", "tools", "reuse", "bench_dir"])]
+    big: bool,
 }
 
 /// A rendered table and where it goes: the `BENCH.md` section key and its header.
@@ -78,6 +88,14 @@ struct Rendered {
 }
 
 pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
+    if args.big {
+        let big = big::BigArgs {
+            jobs: args.jobs,
+            timeout: args.timeout,
+            cases: args.cases.as_deref(),
+        };
+        return big::bench_big(&big, root);
+    }
     let tools = plan::selected_tools(args.tools.as_deref(), args.parallel)?;
     let mut notes = Vec::new();
     let (bench_dir, harness_src) = locate_harness(args, root, &mut notes)?;

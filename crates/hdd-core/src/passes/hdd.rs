@@ -17,9 +17,9 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::text::swallow_space;
+use super::text::{is_space, swallow_space};
 use crate::ddmin::{Ddmin, DdminOptions};
-use crate::document::Document;
+use crate::document::{Document, Stop, Ticker};
 use crate::edit::{Edit, EditSet};
 use crate::error::Error;
 use crate::pass::Pass;
@@ -91,13 +91,7 @@ const MIN_COARSE_SAVING: usize = 64;
 /// three nodes has a handful of candidates). After a success the running level's nodes
 /// are rebased onto the new best, and the deeper levels are read again from it.
 fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<bool, Error> {
-    let units = |base: &Document| {
-        let mut levels = all_levels(base, table);
-        for level in &mut levels {
-            level.retain(|e| e.saving() >= min_saving.cast_signed());
-        }
-        levels
-    };
+    let units = |base: &Document, stop: Stop<'_>| all_levels(base, table, min_saving, stop);
     let fresh = |levels: &[Vec<Edit>]| -> Vec<Ddmin> {
         levels
             .iter()
@@ -106,7 +100,7 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
     };
     let mut progress = false;
     let mut base = session.current().clone();
-    let mut levels = units(&base);
+    let mut levels = units(&base, &|| session.stop_requested())?;
     let mut runs = fresh(&levels);
     let mut level = 0;
     loop {
@@ -122,7 +116,7 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
             // a binary search finds the shallowest node that can go, in O(log n) tests
             // instead of one per level.
             progress |= chain_search(session, &mut base, &units, level, chain)?;
-            levels = units(&base);
+            levels = units(&base, &|| session.stop_requested())?;
             runs = fresh(&levels);
             for run in runs.iter_mut().take(level + chain) {
                 run.advance(None);
@@ -133,7 +127,9 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
         let found = {
             let mut candidates = (level..levels.len()).flat_map(|l| {
                 let units = &levels[l];
-                runs[l].configs().map(move |kept| removal(units, &kept))
+                runs[l]
+                    .removals()
+                    .map(move |removed| removal(units, &removed))
             });
             session.first_interesting(&base, &mut candidates)?
         };
@@ -157,20 +153,13 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
         let old = std::mem::replace(&mut base, session.current().clone());
         // The winner's level goes on with its own nodes, now against the new best (a node
         // the best no longer has is left as a no-op); deeper levels start afresh.
-        let kept: Vec<Edit> = levels[winner]
-            .iter()
-            .map(|unit| {
-                session
-                    .rebase_onto_current(
-                        &old,
-                        &EditSet::new(vec![unit.clone()]).unwrap_or_default(),
-                    )
-                    .and_then(|set| set.edits().first().cloned())
-                    .unwrap_or_else(|| Edit::delete(0..0))
-            })
+        let kept: Vec<Edit> = session
+            .rebase_each_onto_current(&old, &levels[winner])
+            .into_iter()
+            .map(|unit| unit.ok().flatten().unwrap_or_else(|| Edit::delete(0..0)))
             .collect();
         levels[winner] = kept;
-        let deeper = units(&base);
+        let deeper = units(&base, &|| session.stop_requested())?;
         levels.truncate(winner + 1);
         runs.truncate(winner + 1);
         let deeper: Vec<Vec<Edit>> = deeper.into_iter().skip(winner + 1).collect();
@@ -180,45 +169,73 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
     }
 }
 
+/// How a sweep reads the units of every level of a document (given up when the stop
+/// says so).
+type Units<'a> = dyn Fn(&Document, Stop<'_>) -> Result<Vec<Vec<Edit>>, Error> + 'a;
+
 /// Below this many one-node levels in a row, HDD tests them one by one.
 const MIN_CHAIN: usize = 8;
 
-/// How many levels from `level` down hold a single unit not yet tried, each inside the
-/// unit of the level above.
+/// How many levels from `level` down hold one unit not yet tried that is nearly all of
+/// the level ([`spine`]), each inside the one of the level above. The units beside the
+/// spines are small (the keys of nested JSON objects): the chain's levels are not swept
+/// one by one for them (100,000 levels, a test each); later passes get them.
 fn chain_len(levels: &[Vec<Edit>], runs: &[Ddmin], level: usize) -> usize {
     let mut len = 0;
     let mut outer: Option<&Edit> = None;
+    // The saving of the chain's first spine: below it, a level's other units may save
+    // more than a 16th of its spine (the bottom of nested objects: `{"a":42}` beside its
+    // key), as long as they are small beside the chain's top.
+    let mut top = 0;
     for (units, run) in levels[level..].iter().zip(&runs[level..]) {
-        let [unit] = units.as_slice() else { break };
+        let Some((unit, rest)) = spine(units) else {
+            break;
+        };
+        let small = rest.saturating_mul(SPINE_SHARE) <= unit.saving().max(top);
         let inside = outer
             .is_none_or(|o| o.range.start <= unit.range.start && unit.range.end <= o.range.end);
-        if run.is_finished() || !inside {
+        if run.is_finished() || !inside || !small {
             break;
         }
+        top = top.max(unit.saving());
         outer = Some(unit);
         len += 1;
     }
     len
 }
 
-/// Removes the shallowest unit it can of the chain of `len` one-unit levels from
-/// `level` (see [`chain_len`]), assuming that when a unit can go, so can every unit
+/// How many times the savings of a level's other units together its spine must save.
+const SPINE_SHARE: isize = 16;
+
+/// The unit of a level that saves the most (the first of those), if it saves anything,
+/// and what the level's other units save together.
+fn spine(units: &[Edit]) -> Option<(&Edit, isize)> {
+    let big = units.iter().rev().max_by_key(|u| u.saving())?;
+    let rest: isize = units.iter().map(Edit::saving).sum::<isize>() - big.saving();
+    (big.saving() > 0).then_some((big, rest))
+}
+
+/// Removes the shallowest spine it can of the chain of `len` levels from `level` (see
+/// [`chain_len`]), assuming that when a unit can go, so can every unit
 /// inside it: a binary search. The session gets the search's path as one sequence of
 /// candidates (each deeper than the last, as if all failed), so parallel jobs test
 /// several steps at once. Returns whether anything was accepted.
 fn chain_search(
     session: &mut Session<'_>,
     base: &mut Document,
-    units: &dyn Fn(&Document) -> Vec<Vec<Edit>>,
+    units: &Units<'_>,
     level: usize,
     len: usize,
 ) -> Result<bool, Error> {
-    let mut chain: Vec<Edit> = units(base)
+    let mut chain: Vec<Edit> = units(base, &|| session.stop_requested())?
         .into_iter()
         .skip(level)
         .take(len)
-        .map(|mut l| l.swap_remove(0))
+        .map_while(|l| spine(&l).map(|(unit, _)| unit.clone()))
         .collect();
+    if chain.len() < len {
+        return Ok(false);
+    }
     // Units before `lo` are known to stay, the one at `hi` (if any) went.
     let (mut lo, mut hi) = (0, len);
     let mut progress = false;
@@ -245,12 +262,12 @@ fn chain_search(
         *base = session.current().clone();
         // The units above the one that went are the same nodes, at the same levels; read
         // them again from the new best (their ranges changed).
-        let levels = units(base);
+        let levels = units(base, &|| session.stop_requested())?;
         let again: Vec<Edit> = levels
             .iter()
             .skip(level)
             .take(hi)
-            .map_while(|l| (l.len() == 1).then(|| l[0].clone()))
+            .map_while(|l| spine(l).map(|(unit, _)| unit.clone()))
             .collect();
         if again.len() < hi {
             // A merge changed the tree meanwhile: the chain is not what it was.
@@ -269,33 +286,43 @@ const DDMIN_OPTIONS: DdminOptions = DdminOptions {
     resume: true,
 };
 
-/// The candidate that removes every unit not in `kept`.
-fn removal(units: &[Edit], kept: &[usize]) -> Option<EditSet> {
-    let mut keep = vec![false; units.len()];
-    for &k in kept {
-        keep[k] = true;
-    }
-    EditSet::new(
-        units
-            .iter()
-            .zip(&keep)
-            .filter(|(_, k)| !**k)
-            .map(|(u, _)| u.clone())
-            .collect(),
-    )
+/// The candidate that applies the `removed` units.
+fn removal(units: &[Edit], removed: &[usize]) -> Option<EditSet> {
+    EditSet::new(removed.iter().map(|&k| units[k].clone()).collect())
 }
 
-/// The replacement edits of the nodes at each depth (the root is at 0), each level in
-/// text order, from one iterative walk.
-pub(crate) fn all_levels(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
+/// The replacement edits of the nodes at each depth (the root is at 0) that save at
+/// least `min_saving` bytes, each level in text order, from one iterative walk. The walk
+/// does not go below a node too small for any edit inside it to save that much, so a
+/// coarse sweep over a big text costs as much as its big nodes' children.
+///
+/// # Errors
+/// [`Error::Stopped`] when `stop` says so (it is asked every [`Ticker`] steps).
+pub(crate) fn all_levels(
+    doc: &Document,
+    table: &Table,
+    min_saving: usize,
+    stop: Stop<'_>,
+) -> Result<Vec<Vec<Edit>>, Error> {
     let Some(tree) = doc.tree() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
+    let mut ticker = Ticker::new(stop);
     let text = doc.text();
     let root = tree.root_node();
-    let mut levels: Vec<Vec<Edit>> = vec![root_unit(root, table, text).into_iter().collect()];
+    let enough = |e: &Edit| e.saving() >= min_saving.cast_signed();
+    let mut levels: Vec<Vec<Edit>> = vec![
+        root_unit(root, table, text)
+            .filter(enough)
+            .into_iter()
+            .collect(),
+    ];
     let mut stack = vec![(root, 0usize)];
     while let Some((node, depth)) = stack.pop() {
+        ticker.tick()?;
+        if min_saving > 0 && !may_save(text, node.byte_range(), min_saving) {
+            continue;
+        }
         let children = children_with_fields(node);
         if children.is_empty() {
             continue;
@@ -304,11 +331,31 @@ pub(crate) fn all_levels(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
             levels.push(Vec::new());
         }
         levels[depth + 1].extend(
-            (0..children.len()).filter_map(|i| child_unit(node, &children, i, table, text)),
+            (0..children.len())
+                .filter_map(|i| child_unit(node, &children, i, table, text))
+                .filter(enough),
         );
         stack.extend(children.iter().rev().map(|&(c, _)| (c, depth + 1)));
     }
-    levels
+    Ok(levels)
+}
+
+/// Whether an edit of a node inside `range` (the range of a node) may save `min_saving`
+/// bytes: such an edit takes at most the range, a list separator inside it, and the
+/// whitespace around it ([`swallow_space`]).
+fn may_save(text: &[u8], range: std::ops::Range<usize>, min_saving: usize) -> bool {
+    let mut bound = range.len();
+    let mut after = range.end;
+    while bound < min_saving && after < text.len() && is_space(text[after]) {
+        bound += 1;
+        after += 1;
+    }
+    let mut before = range.start;
+    while bound < min_saving && before > 0 && is_space(text[before - 1]) {
+        bound += 1;
+        before -= 1;
+    }
+    bound >= min_saving
 }
 
 /// The children of `node` with the field each fills, in order.

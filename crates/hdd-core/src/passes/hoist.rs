@@ -29,6 +29,7 @@ use tree_sitter::Node;
 use hdd_grammar::Table;
 
 use crate::cache::TextKey;
+use crate::document::{Stop, Ticker};
 use crate::edit::{Edit, EditSet};
 use crate::error::Error;
 use crate::pass::Pass;
@@ -60,7 +61,7 @@ impl Pass for Hoist {
             let Some(tree) = base.tree() else {
                 return Ok(());
             };
-            let mut nodes = named_nodes(tree.root_node());
+            let mut nodes = named_nodes(tree.root_node(), &|| session.stop_requested())?;
             nodes.sort_by_key(|n| std::cmp::Reverse(n.byte_range().len()));
             let key = |n: &Node<'_>| (n.kind_id(), TextKey::of(&base.text()[n.byte_range()]));
             // Every node's candidates in one sequence (a parallel executor runs ahead into
@@ -74,9 +75,9 @@ impl Pass for Hoist {
                     .filter(|(_, n)| seen.insert(key(n)))
                     .flat_map(|(at, &node)| {
                         let hoists = compatible_descendants(node, &table);
-                        let deep = match hoists.as_slice() {
-                            [_] => chain_jumps(node, &table),
-                            _ => Vec::new(),
+                        let deep = match chain_next(node, &hoists) {
+                            Some(_) => chain_jumps(node, &table),
+                            None => Vec::new(),
                         };
                         let owner = &owner;
                         deep.into_iter()
@@ -127,17 +128,22 @@ pub(super) fn unwrap(node: Node<'_>) -> Option<EditSet> {
 }
 
 /// Every named node, without recursion.
-fn named_nodes(root: Node<'_>) -> Vec<Node<'_>> {
+///
+/// # Errors
+/// [`Error::Stopped`] when `stop` says so.
+fn named_nodes<'t>(root: Node<'t>, stop: Stop<'_>) -> Result<Vec<Node<'t>>, Error> {
+    let mut ticker = Ticker::new(stop);
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
+        ticker.tick()?;
         if node.is_named() && !node.is_error() && !node.is_missing() {
             out.push(node);
         }
         let mut cursor = node.walk();
         stack.extend(node.children(&mut cursor));
     }
-    out
+    Ok(out)
 }
 
 /// Whether a node of kind `b` may stand where a node of kind `a` stands.
@@ -152,22 +158,26 @@ fn compatible(table: &Table, a: Node<'_>, b: Node<'_>) -> bool {
 }
 
 /// Where `node` has a single compatible descendant, which has a single one, and so on
-/// (deep nesting: `[[[[x]]]]`), the chain's deepest node, then the ones half, a quarter,
-/// … of the way down (the nearest is already among [`compatible_descendants`]): one
-/// candidate can lift a node from the bottom of a deep chain, and a test that needs some
-/// of the nesting still keeps half of it in a few steps. Nothing for chains shorter than
-/// 4. The walk stops after [`MAX_CHAIN`] nodes, so each node costs a bounded walk.
+/// (deep nesting: `[[[[x]]]]`; or `{"a":{"a":{"a":x}}}`, where each object's key is a
+/// compatible descendant too: see [`chain_next`]), the chain's deepest node, then the
+/// ones half, a quarter, … of the way down (the nearest is already among
+/// [`compatible_descendants`]): one candidate can lift a node from the bottom of a deep
+/// chain, and a test that needs some of the nesting still keeps half of it in a few
+/// steps. Nothing for chains shorter than 4. The walk stops after [`MAX_CHAIN`] nodes, so
+/// each node costs a bounded walk.
 fn chain_jumps<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
     let mut chain = Vec::new();
     let mut at = node;
     while chain.len() < MAX_CHAIN {
         let below = compatible_descendants(at, table);
-        let [next] = below.as_slice() else { break };
-        if !compatible(table, node, *next) {
+        let Some(next) = chain_next(node, &below) else {
+            break;
+        };
+        if !compatible(table, node, next) {
             break;
         }
-        chain.push(*next);
-        at = *next;
+        chain.push(next);
+        at = next;
     }
     let mut jumps = Vec::new();
     let mut len = chain.len();
@@ -177,6 +187,26 @@ fn chain_jumps<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
     }
     jumps
 }
+
+/// The next link of a chain from `top` among the compatible descendants of its last
+/// link (`below`): the only one, or the only one of `top`'s kind when it is nearly all
+/// of them ([`CHAIN_SHARE`] times the others' bytes together: a nested object beside its
+/// key, not one operand of a sum beside another).
+fn chain_next<'t>(top: Node<'t>, below: &[Node<'t>]) -> Option<Node<'t>> {
+    if let [only] = below {
+        return Some(*only);
+    }
+    let mut same = below.iter().filter(|n| n.kind_id() == top.kind_id());
+    let (Some(next), None) = (same.next(), same.next()) else {
+        return None;
+    };
+    let len = |n: &Node<'_>| n.byte_range().len();
+    let rest: usize = below.iter().map(len).sum::<usize>() - len(next);
+    (rest.saturating_mul(CHAIN_SHARE) <= len(next)).then_some(*next)
+}
+
+/// How many times the other descendants' bytes together a chain's next link must hold.
+const CHAIN_SHARE: usize = 16;
 
 /// How far down a chain of single compatible descendants [`chain_jumps`] walks.
 const MAX_CHAIN: usize = 1 << 14;

@@ -16,14 +16,13 @@
 //! `#define W (4 * 8)\nint f(void) { return 1 << W; }` becomes
 //! `int f(void) { return 1 << (4 * 8); }`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::names::enclosing_deletion;
+use super::names::{PlacedLeaf, placed_leaves};
 use super::text::{is_name, is_word};
-use crate::document::leaves;
 use crate::edit::{Edit, EditSet};
 use crate::error::Error;
 use crate::pass::Pass;
@@ -44,7 +43,7 @@ impl Pass for Inline {
         };
         // Names tried against the current text; an accepted candidate changes the text
         // and the definitions are read again, skipping the names already tried.
-        let mut tried: Vec<Vec<u8>> = Vec::new();
+        let mut tried: HashSet<Vec<u8>> = HashSet::new();
         'restart: loop {
             let base = session.current().clone();
             let Some(tree) = base.tree() else {
@@ -54,33 +53,36 @@ impl Pass for Inline {
             // Every occurrence of every name: identifier tokens, and words inside tokens
             // that hold unparsed text (the body of a C macro).
             let mut uses: HashMap<&[u8], Vec<Range<usize>>> = HashMap::new();
-            let mut definitions: Vec<(&[u8], Node<'_>, Node<'_>)> = Vec::new();
-            for leaf in leaves(tree.root_node()) {
+            let mut definitions: Vec<Definition<'_>> = Vec::new();
+            let want = |leaf: Node<'_>| is_name(leaf) || leaf.kind() == "preproc_arg";
+            let stop = || session.stop_requested();
+            placed_leaves(tree.root_node(), &table, text, want, &stop, |placed| {
+                let leaf = placed.leaf;
                 if is_name(leaf) {
                     let name = &text[leaf.byte_range()];
                     uses.entry(name).or_default().push(leaf.byte_range());
-                    if let Some(value) = defined_value(leaf) {
-                        definitions.push((name, leaf, value));
+                    if let Some(value) = defined_value(&placed) {
+                        definitions.push((name, leaf.byte_range(), value, placed.deletion));
                     }
-                } else if leaf.kind() == "preproc_arg" {
+                } else {
                     for word in words(text, leaf.byte_range()) {
                         uses.entry(&text[word.clone()]).or_default().push(word);
                     }
                 }
-            }
-            definitions.sort_by_key(|(_, leaf, _)| leaf.start_byte());
-            for (name, leaf, value) in definitions {
-                if tried.iter().any(|t| t.as_slice() == name) {
+            })?;
+            definitions.sort_by_key(|(_, leaf, _, _)| leaf.start);
+            for (name, leaf, value, deletion) in definitions {
+                session.check_stop()?;
+                if !tried.insert(name.to_vec()) {
                     continue;
                 }
-                tried.push(name.to_vec());
-                let Some(deletion) = enclosing_deletion(leaf, &table, text) else {
+                let Some(deletion) = deletion else {
                     continue;
                 };
                 let value_text = parenthesized(&text[value.byte_range()]);
                 let mut edits = vec![deletion];
                 for other in &uses[name] {
-                    if *other != leaf.byte_range() {
+                    if *other != leaf {
                         edits.push(Edit::replace(other.clone(), value_text.clone()));
                     }
                 }
@@ -95,12 +97,17 @@ impl Pass for Inline {
     }
 }
 
-/// The value node of the definition that `leaf` names, if any.
-fn defined_value(leaf: Node<'_>) -> Option<Node<'_>> {
-    let parent = leaf.parent()?;
-    let named_here = ["name", "pattern", "declarator"]
-        .iter()
-        .any(|field| parent.child_by_field_name(field).map(|n| n.id()) == Some(leaf.id()));
+/// A definition: its name, the range of the name's leaf, its value, and its deletion.
+type Definition<'t> = (&'t [u8], Range<usize>, Node<'t>, Option<Edit>);
+
+/// The value node of the definition that `placed` names, if any.
+fn defined_value<'t>(placed: &PlacedLeaf<'t>) -> Option<Node<'t>> {
+    let (parent, Some(field)) = placed.parent? else {
+        return None;
+    };
+    let leaf = placed.leaf;
+    let named_here = ["name", "pattern", "declarator"].contains(&field)
+        && parent.child_by_field_name(field).map(|n| n.id()) == Some(leaf.id());
     if !named_here {
         return None;
     }

@@ -12,7 +12,7 @@
 //! `printf("", 0);`.
 
 use super::units::ddmin_units;
-use crate::document::Document;
+use crate::document::{Document, Stop, Ticker};
 use crate::edit::Edit;
 use crate::error::Error;
 use crate::pass::Pass;
@@ -32,7 +32,7 @@ impl Pass for Literals {
             return Ok(());
         };
         let base = session.current().clone();
-        let units = literal_units(&base, &table);
+        let units = literal_units(&base, &table, &|| session.stop_requested())?;
         if !units.is_empty() {
             ddmin_units(session, &base, &units, true)?;
         }
@@ -50,13 +50,19 @@ fn is_literal_kind(kind: &str) -> bool {
         && !kind.contains("fragment")
 }
 
-fn literal_units(doc: &Document, table: &hdd_grammar::Table) -> Vec<Edit> {
+fn literal_units(
+    doc: &Document,
+    table: &hdd_grammar::Table,
+    stop: Stop<'_>,
+) -> Result<Vec<Edit>, Error> {
     let Some(tree) = doc.tree() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
+    let mut ticker = Ticker::new(stop);
     let mut units = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
+        ticker.tick()?;
         if node.is_named() && is_literal_kind(node.kind()) && !node.has_error() {
             let info = table
                 .kind(node.grammar_name())
@@ -73,5 +79,5 @@ fn literal_units(doc: &Document, table: &hdd_grammar::Table) -> Vec<Edit> {
         let children: Vec<_> = node.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
-    units
+    Ok(units)
 }

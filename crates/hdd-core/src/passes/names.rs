@@ -26,7 +26,7 @@ use hdd_grammar::Table;
 use super::hdd::{child_unit, children_with_fields};
 use super::text::is_name;
 use super::units::ddmin_groups;
-use crate::document::{Document, leaves};
+use crate::document::{Document, Stop, Ticker};
 use crate::edit::Edit;
 use crate::error::Error;
 use crate::pass::Pass;
@@ -49,7 +49,7 @@ impl Pass for Names {
             return Ok(());
         };
         let base = session.current().clone();
-        let groups = name_groups(&base, &table);
+        let groups = name_groups(&base, &table, &|| session.stop_requested())?;
         ddmin_groups(session, &base, &groups, Vec::as_slice, true)?;
         Ok(())
     }
@@ -57,68 +57,164 @@ impl Pass for Names {
 
 /// For every name that occurs at least twice, the deletions that remove each of its
 /// occurrences; names in the order of their first occurrence.
-pub(super) fn name_groups(doc: &Document, table: &Table) -> Vec<Vec<Edit>> {
+///
+/// # Errors
+/// [`Error::Stopped`] when `stop` says so.
+pub(super) fn name_groups(
+    doc: &Document,
+    table: &Table,
+    stop: Stop<'_>,
+) -> Result<Vec<Vec<Edit>>, Error> {
     let Some(tree) = doc.tree() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let text = doc.text();
     let mut by_name: HashMap<&[u8], usize> = HashMap::new();
     let mut groups: Vec<(Vec<Edit>, usize)> = Vec::new();
-    for leaf in leaves(tree.root_node()) {
-        if !is_name(leaf) {
-            continue;
-        }
-        let name = &text[leaf.byte_range()];
-        let g = *by_name.entry(name).or_insert_with(|| {
-            groups.push((Vec::new(), 0));
-            groups.len() - 1
-        });
+    placed_leaves(tree.root_node(), table, text, is_name, stop, |name| {
+        let g = *by_name
+            .entry(&text[name.leaf.byte_range()])
+            .or_insert_with(|| {
+                groups.push((Vec::new(), 0));
+                groups.len() - 1
+            });
         groups[g].1 += 1;
-        if let Some(edit) = enclosing_deletion(leaf, table, text) {
+        if let Some(edit) = name.deletion {
             groups[g].0.push(edit);
         }
-    }
-    groups
+    })?;
+    Ok(groups
         .into_iter()
         .filter(|(edits, count)| *count >= 2 && edits.len() == *count)
         .map(|(edits, _)| edits)
-        .collect()
+        .collect())
 }
 
-/// The deletion of the smallest node around `leaf` (itself included) that is an element
-/// of a list: a statement of a block, an argument, a member; or of that element's parent
-/// when the element is its only named child and the parent is itself a list element
-/// (`const x = 1;` rather than `x = 1`, which would leave `const ;`). An optional single
-/// child is not enough: deleting a use from a loop's condition would make the loop
-/// endless, and deleting `g()` from `g();` would leave an empty statement behind.
-pub(super) fn enclosing_deletion(leaf: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
-    let mut node = leaf;
-    for _ in 0..MAX_CLIMB {
-        let parent = node.parent()?;
-        if let Some(edit) = element_deletion(parent, node, table, text) {
-            let alone = parent
-                .named_children(&mut parent.walk())
-                .all(|c| c.id() == node.id() || c.is_extra());
-            let wider = parent
-                .parent()
-                .filter(|_| alone)
-                .and_then(|grandparent| element_deletion(grandparent, parent, table, text));
-            return Some(wider.unwrap_or(edit));
+/// A leaf with what the passes need to know of its place in the tree.
+pub(super) struct PlacedLeaf<'t> {
+    pub(super) leaf: Node<'t>,
+    /// Its parent, and the field the leaf fills in it.
+    pub(super) parent: Option<(Node<'t>, Option<&'t str>)>,
+    /// The deletion of the smallest list element around it ([`enclosing_deletion`]).
+    pub(super) deletion: Option<Edit>,
+}
+
+/// What the walk of [`placed_leaves`] knows of a node on the path from the root.
+struct Step<'t> {
+    node: Node<'t>,
+    /// The field it fills in its parent.
+    field: Option<&'t str>,
+    /// Its deletion as an element of its parent's list ([`element_deletion`]).
+    element: Option<Edit>,
+    /// Whether it is its parent's only named child (extras aside).
+    alone: bool,
+}
+
+/// Hands `visit` every non-empty leaf that `want`s, in text order, from one walk of the
+/// tree (not a vector of them: a 50 MB input has millions of names). Each
+/// node's children are listed once, so a node with 100,000 children (a big file's top
+/// level) costs as much as its children, not that times each name under it, and no
+/// node's parent is looked up (tree-sitter finds a parent by walking down from the
+/// root: on such a node, a scan of its children for every lookup).
+///
+/// # Errors
+/// [`Error::Stopped`] when `stop` says so.
+pub(super) fn placed_leaves<'t>(
+    root: Node<'t>,
+    table: &Table,
+    text: &[u8],
+    want: impl Fn(Node<'t>) -> bool,
+    stop: Stop<'_>,
+    mut visit: impl FnMut(PlacedLeaf<'t>),
+) -> Result<(), Error> {
+    let mut ticker = Ticker::new(stop);
+    let mut path: Vec<Step<'t>> = Vec::new();
+    let mut stack: Vec<(usize, Step<'t>)> = vec![(
+        0,
+        Step {
+            node: root,
+            field: None,
+            element: None,
+            alone: false,
+        },
+    )];
+    while let Some((depth, step)) = stack.pop() {
+        ticker.tick()?;
+        path.truncate(depth);
+        let node = step.node;
+        path.push(step);
+        if node.child_count() == 0 {
+            if !node.byte_range().is_empty() && want(node) {
+                visit(PlacedLeaf {
+                    leaf: node,
+                    parent: depth
+                        .checked_sub(1)
+                        .map(|p| (path[p].node, path[depth].field)),
+                    deletion: enclosing_deletion(&path),
+                });
+            }
+            continue;
         }
-        node = parent;
+        let children = children_with_fields(node);
+        let named: Vec<usize> = (0..children.len())
+            .filter(|&i| children[i].0.is_named() && !children[i].0.is_extra())
+            .take(2)
+            .collect();
+        for i in (0..children.len()).rev() {
+            let (child, field) = children[i];
+            let alone = match named.as_slice() {
+                [] => true,
+                [only] => *only == i,
+                _ => false,
+            };
+            let element = element_deletion(node, &children, i, table, text);
+            stack.push((
+                depth + 1,
+                Step {
+                    node: child,
+                    field,
+                    element,
+                    alone,
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The deletion of the smallest node around the leaf at the end of `path` (itself
+/// included) that is an element of a list: a statement of a block, an argument, a
+/// member; or of that element's parent when the element is its only named child and the
+/// parent is itself a list element (`const x = 1;` rather than `x = 1`, which would leave
+/// `const ;`). An optional single child is not enough: deleting a use from a loop's
+/// condition would make the loop endless, and deleting `g()` from `g();` would leave an
+/// empty statement behind. Looks at most [`MAX_CLIMB`] ancestors up.
+fn enclosing_deletion(path: &[Step<'_>]) -> Option<Edit> {
+    // `path[at]` is the node, `path[at - 1]` its parent.
+    for at in (1..path.len()).rev().take(MAX_CLIMB) {
+        if let Some(edit) = &path[at].element {
+            let wider = (at >= 2 && path[at].alone)
+                .then(|| path[at - 1].element.clone())
+                .flatten();
+            return Some(wider.unwrap_or_else(|| edit.clone()));
+        }
     }
     None
 }
 
-/// The deletion of `node`, a child of `parent`, if it is a deletable list element.
-fn element_deletion(parent: Node<'_>, node: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
-    let children = children_with_fields(parent);
-    let i = children.iter().position(|(c, _)| c.id() == node.id())?;
+/// The deletion of `children[i]` of `parent`, if it is a deletable list element.
+fn element_deletion<'t>(
+    parent: Node<'t>,
+    children: &[(Node<'t>, Option<&'t str>)],
+    i: usize,
+    table: &Table,
+    text: &[u8],
+) -> Option<Edit> {
     let element = table
         .slot(parent.kind(), children[i].1)
         .is_some_and(|slot| slot.multiple);
     if !element {
         return None;
     }
-    child_unit(parent, &children, i, table, text).filter(|edit| edit.replacement.is_empty())
+    child_unit(parent, children, i, table, text).filter(|edit| edit.replacement.is_empty())
 }

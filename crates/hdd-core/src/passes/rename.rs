@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::text::is_name;
-use crate::document::leaves;
+use crate::document::try_each_leaf;
 use crate::edit::{Edit, EditSet};
 use crate::error::Error;
 use crate::pass::Pass;
@@ -39,14 +39,14 @@ impl Pass for Rename {
             let text = base.text();
             // Every identifier-like leaf, grouped by its text.
             let mut names: BTreeMap<&[u8], Vec<std::ops::Range<usize>>> = BTreeMap::new();
-            for leaf in leaves(tree.root_node()) {
+            try_each_leaf(tree.root_node(), &|| session.stop_requested(), |leaf| {
                 if is_name(leaf) {
                     names
                         .entry(&text[leaf.byte_range()])
                         .or_default()
                         .push(leaf.byte_range());
                 }
-            }
+            })?;
             let words = word_set(text);
             let mut order: Vec<(&[u8], &Vec<std::ops::Range<usize>>)> = names
                 .iter()

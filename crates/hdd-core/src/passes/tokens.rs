@@ -14,7 +14,7 @@ use super::units::ddmin_units;
 use crate::pass::Pass;
 use std::ops::Range;
 
-use crate::document::{Document, leaves};
+use crate::document::{Document, Stop, try_each_leaf};
 use crate::edit::Edit;
 use crate::error::Error;
 use crate::session::Session;
@@ -30,7 +30,7 @@ impl Pass for Tokens {
 
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
         let base = session.current().clone();
-        let units: Vec<Edit> = token_ranges(&base)
+        let units: Vec<Edit> = token_ranges(&base, &|| session.stop_requested())?
             .into_iter()
             .map(|r| Edit::delete(swallow_space(base.text(), r)))
             .collect();
@@ -41,13 +41,19 @@ impl Pass for Tokens {
 
 /// The byte ranges of the document's tokens: the non-empty leaves of its tree, or its
 /// whitespace-separated words without a grammar.
-pub(super) fn token_ranges(doc: &Document) -> Vec<Range<usize>> {
+///
+/// # Errors
+/// [`Error::Stopped`] when `stop` says so.
+pub(super) fn token_ranges(doc: &Document, stop: Stop<'_>) -> Result<Vec<Range<usize>>, Error> {
     match doc.tree() {
-        Some(tree) => leaves(tree.root_node())
-            .iter()
-            .map(tree_sitter::Node::byte_range)
-            .collect(),
-        None => words(doc.text()),
+        Some(tree) => {
+            let mut ranges = Vec::new();
+            try_each_leaf(tree.root_node(), stop, |leaf| {
+                ranges.push(leaf.byte_range())
+            })?;
+            Ok(ranges)
+        }
+        None => Ok(words(doc.text())),
     }
 }
 

@@ -2,9 +2,9 @@
 //! (lines, tokens, literals, names), each unit one edit or a group of edits that go
 //! together.
 
-use crate::ddmin::{DdminOptions, ddmin};
+use crate::ddmin::{Ddmin, DdminOptions};
 use crate::document::Document;
-use crate::edit::{Edit, EditSet};
+use crate::edit::{Clash, Edit, EditSet};
 use crate::error::Error;
 use crate::session::Session;
 
@@ -21,6 +21,12 @@ pub(super) fn ddmin_units(
 
 /// [`ddmin_units`] where each unit is a group of edits (`edits_of` gives them) that
 /// go together: a name with every statement that mentions it.
+///
+/// After each success the units still in the run are rebased onto the new best, which
+/// becomes the base of the next candidates: a candidate then holds the edits of the
+/// units it removes from the run, not those of every unit removed before (on a big text
+/// that would make each candidate cost as much as the whole list, and the session
+/// rebase them all again).
 pub(super) fn ddmin_groups<U>(
     session: &mut Session<'_>,
     base: &Document,
@@ -29,31 +35,114 @@ pub(super) fn ddmin_groups<U>(
     try_empty: bool,
 ) -> Result<bool, Error> {
     let mut progress = false;
-    ddmin(
+    let mut base = base.clone();
+    let mut groups = Groups::new(units.iter().map(&edits_of));
+    let mut run = Ddmin::new(
         units.len(),
         DdminOptions {
             try_empty,
             complements_only: true,
             resume: true,
         },
-        &mut |configs| {
-            let mut candidates = configs.map(|kept| {
-                let mut keep = vec![false; units.len()];
-                for k in kept {
-                    keep[k] = true;
-                }
-                let removed = units
-                    .iter()
-                    .zip(&keep)
-                    .filter(|(_, k)| !**k)
-                    .flat_map(|(u, _)| edits_of(u).iter().cloned())
-                    .collect();
-                EditSet::new(removed)
-            });
-            let found = session.first_interesting(base, &mut candidates)?;
-            progress |= found.is_some();
-            Ok(found)
-        },
-    )?;
+    );
+    while !run.is_finished() {
+        session.check_stop()?;
+        let found = {
+            let mut candidates = run.removals().map(|removed| groups.removal(&removed));
+            session.first_interesting(&base, &mut candidates)?
+        };
+        run.advance(found);
+        if found.is_none() {
+            break;
+        }
+        progress = true;
+        let old = std::mem::replace(&mut base, session.current().clone());
+        groups = groups.rebased(run.kept(), |edits| {
+            session.rebase_each_onto_current(&old, edits)
+        });
+    }
     Ok(progress)
+}
+
+/// The edits of every unit, against the base of the run's next candidates, in one
+/// vector (a unit of one edit costs that edit, not a vector of its own besides: 50 MB of
+/// text has a million lines).
+struct Groups {
+    edits: Vec<Edit>,
+    /// Unit `k`'s edits are `edits[bounds[k]..bounds[k + 1]]`.
+    bounds: Vec<usize>,
+    /// Units whose edits clash with the best: a candidate that removes one is skipped
+    /// (as its rebase would fail).
+    clashed: Vec<bool>,
+}
+
+impl Groups {
+    fn new<'e>(units: impl Iterator<Item = &'e [Edit]>) -> Groups {
+        let mut groups = Groups {
+            edits: Vec::new(),
+            bounds: vec![0],
+            clashed: Vec::new(),
+        };
+        for unit in units {
+            groups.edits.extend_from_slice(unit);
+            groups.bounds.push(groups.edits.len());
+            groups.clashed.push(false);
+        }
+        groups
+    }
+
+    fn of(&self, k: usize) -> &[Edit] {
+        &self.edits[self.bounds[k]..self.bounds[k + 1]]
+    }
+
+    /// The candidate that applies the edits of the `removed` units; `None` when one of
+    /// them clashes with the best.
+    fn removal(&self, removed: &[usize]) -> Option<EditSet> {
+        let mut edits = Vec::new();
+        for &k in removed {
+            if self.clashed[k] {
+                return None;
+            }
+            edits.extend_from_slice(self.of(k));
+        }
+        EditSet::new(edits)
+    }
+
+    /// The `kept` units' edits through `rebase` (each edit on its own: `Ok(None)` when
+    /// done, `Err` on a clash); the other units are left empty.
+    fn rebased(
+        &self,
+        kept: &[usize],
+        rebase: impl Fn(&[Edit]) -> Vec<Result<Option<Edit>, Clash>>,
+    ) -> Groups {
+        let units = self.clashed.len();
+        let mut out = Groups {
+            edits: Vec::new(),
+            bounds: Vec::with_capacity(units + 1),
+            clashed: vec![false; units],
+        };
+        out.bounds.push(0);
+        let mut next = kept.iter().copied().peekable();
+        for k in 0..units {
+            if next.next_if_eq(&k).is_some() {
+                if self.clashed[k] {
+                    out.clashed[k] = true;
+                } else {
+                    let at = out.edits.len();
+                    for edit in rebase(self.of(k)) {
+                        match edit {
+                            Ok(edit) => out.edits.extend(edit),
+                            Err(Clash) => {
+                                out.edits.truncate(at);
+                                out.clashed[k] = true;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            out.bounds.push(out.edits.len());
+        }
+        out
+    }
 }

@@ -37,7 +37,7 @@ impl Pass for Window {
             let mut start = 0;
             loop {
                 let base = session.current().clone();
-                let tokens = token_ranges(&base);
+                let tokens = token_ranges(&base, &|| session.stop_requested())?;
                 if tokens.len() > MAX_TOKENS || start + k > tokens.len() {
                     break;
                 }

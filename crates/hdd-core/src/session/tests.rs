@@ -193,3 +193,82 @@ fn edits_a_test_against_an_older_best_is_trying_are_not_tested_twice() {
     });
     assert_eq!(exec.started, vec![0, 1]);
 }
+
+/// An executor that asks the reduction to stop once `stop` is set, and counts the tests
+/// started after that.
+struct Stopping<F> {
+    inner: ClosureExecutor<F>,
+    stop: std::rc::Rc<std::cell::Cell<bool>>,
+    started_after: usize,
+}
+
+impl<F: FnMut(&[u8]) -> bool> Executor for Stopping<F> {
+    fn jobs(&self) -> usize {
+        self.inner.jobs()
+    }
+
+    fn start(&mut self, ticket: Ticket, text: &[u8]) -> Result<(), BoxError> {
+        self.started_after += usize::from(self.stop.get());
+        self.inner.start(ticket, text)
+    }
+
+    fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
+        self.inner.wait()
+    }
+
+    fn cancel(&mut self, tickets: &[Ticket]) {
+        self.inner.cancel(tickets);
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop.get()
+    }
+}
+
+#[test]
+fn a_stop_request_ends_the_reduction_before_another_test() {
+    for (jobs, deterministic) in [(1, false), (4, false), (4, true)] {
+        let stop = std::rc::Rc::new(std::cell::Cell::new(false));
+        let mut exec = Stopping {
+            inner: ClosureExecutor::new(interesting).with_jobs(jobs, 5),
+            stop: std::rc::Rc::clone(&stop),
+            started_after: 0,
+        };
+        // The first new best asks for the stop.
+        let asked = std::rc::Rc::clone(&stop);
+        let mut observer = move |e: Event<'_>| {
+            if let Event::Best(doc) = e {
+                assert!(interesting(doc.text()));
+                asked.set(true);
+            }
+            Ok(())
+        };
+        let mut session = Session::new(Some(Lang::C), input(), &mut exec, &mut observer).unwrap();
+        session.set_deterministic(deterministic);
+        let result = session.reduce();
+        assert!(
+            matches!(result, Err(Error::Stopped)),
+            "-j {jobs}: {result:?}"
+        );
+        let (doc, stats) = session.finish();
+        assert_eq!(stats.accepted, 1, "-j {jobs}");
+        assert!(interesting(doc.text()));
+        assert_eq!(
+            exec.started_after, 0,
+            "-j {jobs}: tests started after the stop"
+        );
+    }
+}
+
+#[test]
+fn a_stop_request_during_the_first_parse_is_obeyed() {
+    let mut exec = Stopping {
+        inner: ClosureExecutor::new(interesting),
+        stop: std::rc::Rc::new(std::cell::Cell::new(true)),
+        started_after: 0,
+    };
+    let mut observer = |_: Event<'_>| Ok(());
+    let big: Vec<u8> = input().repeat(200);
+    let result = Session::new(Some(Lang::C), big, &mut exec, &mut observer);
+    assert!(matches!(result, Err(Error::Stopped)));
+}
