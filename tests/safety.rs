@@ -46,6 +46,37 @@ fn assert_refused(dir: &Path, args: &[&str], message: &str) {
     assert!(!dir.join("in.c.orig").exists());
 }
 
+/// A folder, a FIFO (reading it would block for ever) or a device as the input: refused
+/// in one sentence before any test, nothing written.
+#[test]
+fn an_input_that_is_not_a_regular_file_is_refused() {
+    let tmp = setup();
+    let dir = tmp.path();
+    fs::create_dir(dir.join("folder.c")).unwrap();
+    assert_refused(
+        dir,
+        &["reduce", "folder.c", "./test.sh"],
+        "folder.c is a folder: hdd reduces a regular file",
+    );
+    let made = Command::new("mkfifo")
+        .arg(dir.join("pipe.c"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert_refused(
+        dir,
+        &["reduce", "pipe.c", "./test.sh"],
+        "pipe.c is not a regular file",
+    );
+    assert_refused(
+        dir,
+        &["reduce", "--lang", "c", "/dev/zero", "./test.sh"],
+        "/dev/zero is not a regular file",
+    );
+    assert!(!dir.join("RAN").exists(), "a test ran");
+    assert!(!dir.join("pipe.c.orig").exists());
+}
+
 #[test]
 fn an_output_naming_the_input_or_the_test_or_a_missing_folder_is_refused() {
     let tmp = setup();

@@ -178,8 +178,24 @@ fn changed_warning(dest: &Path, beside: &Path) -> String {
     )
 }
 
-/// The input's bytes; an empty input is refused (there is nothing to reduce).
+/// The input's bytes; an empty input is refused (there is nothing to reduce), and so is
+/// anything but a regular file (a folder; a FIFO or a device would block the read or
+/// could not be written back).
 fn read_input(file: &Path) -> Result<Vec<u8>, Failure> {
+    let meta = fs::metadata(file)
+        .with_context(|| format!("reading {}", file.display()))
+        .map_err(Failure::usage)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        return Err(Failure::usage(anyhow!(
+            "{} is {what}: hdd reduces a regular file",
+            file.display()
+        )));
+    }
     let input = fs::read(file)
         .with_context(|| format!("reading {}", file.display()))
         .map_err(Failure::usage)?;
