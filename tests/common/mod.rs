@@ -133,8 +133,13 @@ pub(crate) fn log_dir(dir: &Path) -> PathBuf {
 
 /// Shell code for a test script: starts a process that outlives the test unless its
 /// process group is killed, and notes its pid in `log/pids` for [`assert_no_survivor`].
+/// The process carries the log folder in its environment (`HDD_LINGER`), so a pid the
+/// system handed on to another process after the first died is not taken for a survivor.
 pub(crate) fn linger(log: &Path) -> String {
-    format!("sleep 60 & echo $! >> {}/pids", log.display())
+    format!(
+        "HDD_LINGER='{0}' sleep 60 & echo $! >> '{0}/pids'",
+        log.display()
+    )
 }
 
 /// A temp folder holding `name` with `input`, an empty `log` folder, and a `test.sh`
@@ -155,20 +160,29 @@ pub(crate) fn case_with_log(
     (tmp, log)
 }
 
+/// The pids noted in `log/pids` whose process is a live `sleep` that [`linger`]
+/// started for `log`.
+pub(crate) fn lingerers(log: &Path) -> Vec<u32> {
+    fs::read_to_string(log.join("pids"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|pid| pid.parse().expect("a pid"))
+        .filter(|&pid| lingering(pid, log))
+        .collect()
+}
+
 /// Checks that every process [`linger`] started is gone (a zombie waiting to be reaped
 /// counts as gone), allowing two seconds for the kills to land. Returns how many there
 /// were.
 pub(crate) fn assert_no_survivor(log: &Path) -> usize {
-    let pids: Vec<u32> = fs::read_to_string(log.join("pids"))
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(|pid| pid.parse().expect("a pid"))
-        .collect();
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
-        let alive: Vec<u32> = pids.iter().copied().filter(|&pid| lingering(pid)).collect();
+        let alive = lingerers(log);
         if alive.is_empty() {
-            return pids.len();
+            return fs::read_to_string(log.join("pids"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .count();
         }
         assert!(
             Instant::now() < deadline,
@@ -176,6 +190,25 @@ pub(crate) fn assert_no_survivor(log: &Path) -> usize {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The check behind [`assert_no_survivor`] sees a process [`linger`] left running:
+/// without this, a marker that never matched would make every survivor check pass.
+#[test]
+fn a_lingering_process_is_seen_until_it_is_killed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = log_dir(tmp.path());
+    let status = Command::new("sh")
+        .args(["-c", &linger(&log)])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let alive = lingerers(&log);
+    assert_eq!(alive.len(), 1, "the lingering sleep was not seen");
+    let _ = Command::new("kill")
+        .args(["-9", &alive[0].to_string()])
+        .status();
+    assert_eq!(assert_no_survivor(&log), 1);
 }
 
 /// Waits (up to 10 s) until `path` exists.
@@ -191,8 +224,8 @@ pub(crate) fn wait_for(path: &Path) {
     }
 }
 
-/// Whether `pid` is a live (not zombie) `sleep`: a process [`linger`] started.
-fn lingering(pid: u32) -> bool {
+/// Whether `pid` is a live (not zombie) `sleep` that [`linger`] started for `log`.
+fn lingering(pid: u32, log: &Path) -> bool {
     let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return false;
     };
@@ -200,5 +233,12 @@ fn lingering(pid: u32) -> bool {
     let Some((comm, rest)) = stat.split_once(") ") else {
         return false;
     };
-    comm.ends_with("(sleep") && !rest.starts_with('Z')
+    if !comm.ends_with("(sleep") || rest.starts_with('Z') {
+        return false;
+    }
+    let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else {
+        return false;
+    };
+    let mark = format!("HDD_LINGER={}", log.display());
+    environ.split(|&b| b == 0).any(|var| var == mark.as_bytes())
 }

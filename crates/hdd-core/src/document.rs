@@ -1,4 +1,5 @@
-//! A Document is the text of a candidate or of the current best, with its syntax tree.
+//! A Document is the text of a candidate or of the current best, with its syntax tree (a
+//! huge one is held without, with the counts of a windowed parse: `outline.rs`).
 
 use std::ops::ControlFlow;
 
@@ -53,6 +54,8 @@ pub struct Document {
     text: Vec<u8>,
     tree: Option<Tree>,
     errors: usize,
+    /// The tokens a windowed parse counted, for a grammar text held without its tree.
+    tokens: Option<usize>,
     /// Which best of its session this is (0: the original), `None` for a candidate.
     version: Option<u64>,
 }
@@ -65,8 +68,36 @@ impl Document {
             text,
             tree: None,
             errors: 0,
+            tokens: None,
             version: None,
         }
+    }
+
+    /// A document of a grammar language held without its tree (too big for one: the
+    /// outline phase), with the errors and tokens a windowed parse counted.
+    pub(crate) fn outlined(text: Vec<u8>, errors: usize, tokens: usize) -> Document {
+        Document {
+            text,
+            tree: None,
+            errors,
+            tokens: Some(tokens),
+            version: None,
+        }
+    }
+
+    /// Parses the text of a document held without its tree and sets the tree (and the
+    /// errors it has). `Ok(false)` when the parser gave up.
+    ///
+    /// # Errors
+    /// [`Error::Stopped`] when `stop` said so (the document is left as it was).
+    pub(crate) fn grow_tree(&mut self, parser: &mut Parser, stop: Stop<'_>) -> Result<bool, Error> {
+        let Some(tree) = parse_tree(parser, &self.text, None, stop)? else {
+            return Ok(false);
+        };
+        self.errors = count_errors(tree.root_node());
+        self.tree = Some(tree);
+        self.tokens = None;
+        Ok(true)
     }
 
     /// Parses `text` from scratch. Returns `None` only if the parser gave up.
@@ -92,6 +123,7 @@ impl Document {
             text,
             tree: Some(tree),
             errors,
+            tokens: None,
             version: None,
         }))
     }
@@ -125,12 +157,14 @@ impl Document {
         self.errors
     }
 
-    /// Number of tokens: non-empty leaves of the tree, or whitespace-separated words.
+    /// Number of tokens: non-empty leaves of the tree (counted by a windowed parse for a
+    /// text held without its tree), or whitespace-separated words.
     #[must_use]
     pub fn token_count(&self) -> usize {
-        match &self.tree {
-            Some(tree) => count_leaves(tree.root_node()),
-            None => self
+        match (&self.tree, self.tokens) {
+            (Some(tree), _) => count_leaves(tree.root_node()),
+            (None, Some(tokens)) => tokens,
+            (None, None) => self
                 .text
                 .split(u8::is_ascii_whitespace)
                 .filter(|w| !w.is_empty())
@@ -238,6 +272,7 @@ impl Document {
             text,
             tree: Some(tree),
             errors,
+            tokens: None,
             version: None,
         }))
     }
@@ -245,7 +280,7 @@ impl Document {
 
 /// Parses `text` (incrementally from `old`, edited to match it, if given), asking `stop`
 /// every hundred parser operations. `Ok(None)` when the parser gave up.
-fn parse_tree(
+pub(crate) fn parse_tree(
     parser: &mut Parser,
     text: &[u8],
     old: Option<&Tree>,

@@ -114,8 +114,8 @@ impl EditSet {
     /// `accepted` already made is dropped; the part of a deletion that `accepted` already
     /// deleted is too.
     ///
-    /// Costs as much as `accepted` has edits; to rebase many sets through one, see
-    /// [`Onto`].
+    /// Costs as much as `accepted` has edits (the session rebases many sets through one
+    /// accepted set prepared once, with its shifts computed a single time).
     #[must_use]
     pub fn rebase(&self, accepted: &EditSet) -> Option<EditSet> {
         self.rebase_with(&accepted.edits, &shifts(&accepted.edits))

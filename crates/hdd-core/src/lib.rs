@@ -1,7 +1,9 @@
 //! The hdd reduction engine, sans I/O.
 //!
-//! A [`Session`] holds the current best [`Document`] (text + tree-sitter tree), a
-//! verdict [`Cache`] and an [`Executor`] that runs the user's test. [`Pass`]es propose
+//! A [`Session`] holds the current best [`Document`] (text + tree-sitter tree; a text of
+//! many megabytes is held without its tree until the outline phase has cut it down,
+//! [`Session::set_outline_threshold`]), a verdict [`Cache`] and an [`Executor`] that runs
+//! the user's test. [`Pass`]es propose
 //! candidates as [`EditSet`]s against a document; the session filters them (they must be
 //! smaller, parse with no new errors, and be untested) and has the executor test them.
 //!
@@ -30,6 +32,7 @@ mod flight;
 mod history;
 mod merge;
 mod ordered;
+mod outline;
 mod pass;
 pub mod passes;
 mod patience;

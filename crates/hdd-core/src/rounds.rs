@@ -1,10 +1,11 @@
-//! The round loop: [`Session::reduce`] runs the passes in turn until a whole round saves
-//! nothing (a fixpoint), and [`Session::run_pass`] runs one pass once.
+//! The round loop: [`Session::reduce`] runs the outline phase of a huge input, then the
+//! passes in turn until a whole round saves nothing (a fixpoint), and
+//! [`Session::run_pass`] runs one pass once.
 
 use crate::error::Error;
 use crate::event::Event;
 use crate::pass::Pass;
-use crate::passes::default_passes;
+use crate::passes::{Outline, default_passes};
 use crate::session::Session;
 
 impl Session<'_> {
@@ -15,10 +16,15 @@ impl Session<'_> {
     /// nothing after skipping something is followed by one without, so the end result is
     /// one that no pass can shrink.
     ///
+    /// A grammar text too big for one syntax tree ([`Session::outlined`]) first goes
+    /// through the outline phase: a round of its own of the pass `outline`, ddmin over
+    /// its top-level items, until it is small enough to be parsed whole.
+    ///
     /// # Errors
     /// When the executor or the observer fails.
     pub fn reduce(&mut self) -> Result<(), Error> {
         self.announce_start()?;
+        self.outline_phase()?;
         let mut passes = default_passes(self.table().is_some());
         let result = self.fixpoint(&mut passes);
         self.end_rounds();
@@ -54,11 +60,32 @@ impl Session<'_> {
         }
     }
 
-    /// Runs one pass once.
+    /// The outline phase, when the best is held without its tree: a round of the outline
+    /// pass alone (no patience: it stops when the best is small enough), then the best is
+    /// parsed whole, however big it still is.
+    fn outline_phase(&mut self) -> Result<(), Error> {
+        if !self.outlined() {
+            return Ok(());
+        }
+        self.begin_round(false)?;
+        let mut pass = Outline;
+        self.emit(Event::PassStarted {
+            pass: pass.name(),
+            index: 0,
+            count: 1,
+        })?;
+        self.run_pass_as(pass.name(), |session| pass.run(session))?;
+        self.end_round()?;
+        self.leave_outline()
+    }
+
+    /// Runs one pass once (on the best parsed whole: a session in its outline phase
+    /// leaves it first).
     ///
     /// # Errors
     /// When the executor or the observer fails.
     pub fn run_pass(&mut self, pass: &mut dyn Pass) -> Result<(), Error> {
+        self.leave_outline()?;
         self.run_pass_as(pass.name(), |session| pass.run(session))
             .map(drop)
     }

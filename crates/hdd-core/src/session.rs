@@ -1,7 +1,8 @@
 //! A reduction session: the current best, the validity filter, the verdict cache, and
 //! the coordinator of a parallel run, which has candidates tested
 //! ([`Session::first_interesting`]) and merges the successes of tests that end late.
-//! The loop that runs the passes in rounds is in `rounds.rs`.
+//! The loop that runs the passes in rounds is in `rounds.rs`; how candidates are checked
+//! for validity, and the outline phase of a huge input, in `session/validity.rs`.
 
 use std::time::Instant;
 
@@ -16,8 +17,9 @@ use crate::event::{Event, Observer};
 use crate::exec::{Executor, Ticket};
 use crate::flight::{Flight, Flights, Prepared};
 use crate::history::{Failures, History};
-use crate::merge::{Group, Merges};
+use crate::merge::Merges;
 use crate::ordered::Slots;
+use crate::outline::{OUTLINE_THRESHOLD, Outlining, first_document};
 use crate::patience::{PassRun, Patience};
 use crate::stats::{PassStats, Stats};
 
@@ -65,6 +67,8 @@ pub struct Session<'a> {
     /// Edits that failed against an older best: predicted to fail while `hints` is on.
     failures: Failures,
     hints: bool,
+    /// When the best is held without its tree, and the outline of the original.
+    outline: Outlining,
 }
 
 impl<'a> Session<'a> {
@@ -78,18 +82,17 @@ impl<'a> Session<'a> {
         executor: &'a mut dyn Executor,
         observer: &'a mut Observer<'a>,
     ) -> Result<Session<'a>, Error> {
-        let (parser, table, mut current) = match lang {
+        let (parser, table, mut current, items) = match lang {
             Some(lang) => {
                 let mut parser = Parser::new();
                 parser.set_language(&lang.ts_language()).map_err(|e| {
                     Error::Parser(format!("loading the {} grammar: {e}", lang.name()))
                 })?;
                 let stop = || executor.stop_requested();
-                let doc = Document::parse_until(&mut parser, text, &stop)?
-                    .ok_or_else(|| Error::Parser("the parser gave up on the input".into()))?;
-                (Some(parser), Some(lang.table()), doc)
+                let (doc, items) = first_document(&mut parser, text, OUTLINE_THRESHOLD, &stop)?;
+                (Some(parser), Some(lang.table()), doc, items)
             }
-            None => (None, None, Document::plain(text)),
+            None => (None, None, Document::plain(text), None),
         };
         current.set_version(0);
         Ok(Session {
@@ -112,6 +115,7 @@ impl<'a> Session<'a> {
             merges: Merges::default(),
             failures: Failures::default(),
             hints: false,
+            outline: Outlining::new(OUTLINE_THRESHOLD, items),
         })
     }
 
@@ -217,6 +221,13 @@ impl<'a> Session<'a> {
     /// job is kept busy, merges first; with jobs to spare, the call returns as soon as
     /// its candidates run out (its last tests go on, and their successes are merged
     /// when they end: waiting for them would leave the other jobs idle).
+    ///
+    /// A success that ends after the best moved on (a merge was accepted while it ran)
+    /// is merged, and the call draws no more candidates until that merge is over: its
+    /// candidates are against an older and older best, and a call that went on would
+    /// only ever find stale successes, merged one by one, never handing the pass a best
+    /// to read again (a 100,000-deep JSON under load went one level a test). The call
+    /// returns that success once the best holds all of it, or goes on if its merge failed.
     fn first_to_end(
         &mut self,
         base: &Document,
@@ -226,7 +237,23 @@ impl<'a> Session<'a> {
         let jobs = self.executor.jobs().max(1);
         let mut candidates = candidates.enumerate();
         let mut exhausted = false;
+        // The call's own success that ended stale, waiting for its merge: its index,
+        // and its edits against the best it was made for.
+        let mut stale: Option<(usize, u64, EditSet)> = None;
         loop {
+            if let Some((i, version, edits)) = &stale
+                && self.merges.is_empty()
+                && !self.flights.merging()
+            {
+                if self
+                    .history
+                    .rebase(*version, edits)
+                    .is_some_and(|e| e.is_empty())
+                {
+                    return Ok(Some(*i));
+                }
+                stale = None;
+            }
             // While tests run, look at no more than `MAX_SKIPS` candidates that need
             // none (each costs a parse: thousands of equal texts would cost more than
             // waiting).
@@ -238,6 +265,9 @@ impl<'a> Session<'a> {
                     self.start_merge()?;
                     continue;
                 }
+                if stale.is_some() {
+                    break;
+                }
                 if exhausted || self.out_of_patience() {
                     exhausted = true;
                     break;
@@ -246,7 +276,7 @@ impl<'a> Session<'a> {
                     exhausted = true;
                     break;
                 };
-                let prepared = match self.prepare(base, candidate) {
+                let prepared = match self.prepare(base.version(), candidate) {
                     Ok(prepared) => prepared,
                     Err(Skip::Stopped) => return Err(Error::Stopped),
                     Err(_) => continue,
@@ -261,7 +291,7 @@ impl<'a> Session<'a> {
                 self.start(Flight::new(Some(call), i, prepared, Vec::new()))?;
                 skipped = 0;
             }
-            if exhausted && (jobs > 1 || !self.flights.has_call(call)) {
+            if stale.is_none() && exhausted && (jobs > 1 || !self.flights.has_call(call)) {
                 return Ok(None);
             }
             if self.flights.is_empty() {
@@ -278,7 +308,11 @@ impl<'a> Session<'a> {
                             self.accept(flight.doc, flight.edits)?;
                             return Ok(Some(flight.index));
                         }
-                        // A merge was accepted while it ran: it goes on as a merge.
+                        // A merge was accepted while it ran: it goes on as a merge, and
+                        // the call waits for it.
+                        if stale.is_none() {
+                            stale = Some((flight.index, flight.version, flight.edits.clone()));
+                        }
                         self.merges.push(flight.version, vec![flight.edits]);
                     }
                 }
@@ -312,7 +346,7 @@ impl<'a> Session<'a> {
                     exhausted = true;
                     break;
                 };
-                let prepared = match self.prepare(base, candidate) {
+                let prepared = match self.prepare(base.version(), candidate) {
                     Ok(prepared) => prepared,
                     Err(Skip::Stopped) => return Err(Error::Stopped),
                     Err(_) => continue,
@@ -408,18 +442,18 @@ impl<'a> Session<'a> {
         self.history.version()
     }
 
-    /// A candidate of `base` as edits against the current best, and its document; `None`
-    /// when it changes nothing, is not smaller, clashes with what was accepted since
-    /// `base`, is predicted or known to fail, is being tested, or adds parse errors.
-    fn prepare(&mut self, base: &Document, candidate: Option<EditSet>) -> Result<Prepared, Skip> {
+    /// A candidate of the best `base` (its version; `None`: the current best) as edits
+    /// against the current best, and its document; `None` when it changes nothing, is not
+    /// smaller, clashes with what was accepted since `base`, is predicted or known to fail,
+    /// is being tested, or adds parse errors.
+    fn prepare(&mut self, base: Option<u64>, candidate: Option<EditSet>) -> Result<Prepared, Skip> {
         let edits = candidate.filter(|e| !e.is_empty()).ok_or(Skip::Other)?;
         let now = self.version();
-        let from = base.version().unwrap_or(now);
-        let (edits, doc_base) = if from == now {
-            (edits, base)
+        let from = base.unwrap_or(now);
+        let edits = if from == now {
+            edits
         } else {
-            let rebased = self.history.rebase(from, &edits).ok_or(Skip::Other)?;
-            (rebased, &self.current)
+            self.history.rebase(from, &edits).ok_or(Skip::Other)?
         };
         if edits.is_empty() {
             return Err(Skip::Other);
@@ -432,13 +466,12 @@ impl<'a> Session<'a> {
             self.stats.predicted += 1;
             return Err(Skip::Other);
         }
-        let limit = self.current.text().len().cast_signed();
-        if doc_base.text().len().cast_signed() - edits.saving() >= limit {
+        if edits.saving() <= 0 {
             return Err(Skip::Other);
         }
         // A text known to fail, or being tested, needs no parse (which can cost more
         // than applying the edits: deep nesting).
-        let text = edits.apply(doc_base.text());
+        let text = edits.apply(self.current.text());
         let key = TextKey::of(&text);
         if self.cache.get(key) == Some(false) {
             self.stats.cache_hits += 1;
@@ -448,15 +481,7 @@ impl<'a> Session<'a> {
             self.stats.cache_hits += 1;
             return Err(Skip::Testing);
         }
-        let executor = &*self.executor;
-        let stop = || executor.stop_requested();
-        let doc = match &mut self.parser {
-            Some(parser) => doc_base
-                .derive_until(parser, &edits, text, &stop)
-                .map_err(|_| Skip::Stopped)?,
-            None => Some(Document::plain(text)),
-        };
-        let Some(doc) = doc else {
+        let Some(doc) = self.derive(&edits, text).map_err(|_| Skip::Stopped)? else {
             self.stats.invalid += 1;
             return Err(Skip::Other);
         };
@@ -466,86 +491,6 @@ impl<'a> Session<'a> {
             edits,
             doc,
         })
-    }
-
-    /// The verdict of a test of no running call: a merge, or a test left running when
-    /// its call ended.
-    fn landed(&mut self, ticket: Ticket, verdict: bool) -> Result<(), Error> {
-        let Some(flight) = self.flights.remove(ticket) else {
-            return Ok(());
-        };
-        self.cache.insert(flight.key, verdict);
-        if !verdict {
-            if flight.call.is_none() {
-                self.merges.halve(flight.version, flight.parts);
-            } else {
-                self.stats.wasted += 1;
-                if let Some(failed) = self.history.rebase(flight.version, &flight.edits)
-                    && !failed.is_empty()
-                {
-                    self.failures.remember(failed);
-                }
-            }
-            return Ok(());
-        }
-        if flight.call.is_some() {
-            self.merges.push(flight.version, vec![flight.edits]);
-        } else if flight.version == self.version() {
-            self.stats.merged += flight.parts.len() as u64;
-            return self.accept(flight.doc, flight.edits);
-        } else {
-            // Interesting, but the best moved on while it ran: it waits for the next
-            // merge, with whatever else came in.
-            self.merges.push(flight.version, flight.parts);
-        }
-        Ok(())
-    }
-
-    /// Whether a merge should start now: one is waiting and none is running (the
-    /// successes that come in while one runs wait, to be tested together).
-    fn merge_due(&self) -> bool {
-        !self.merges.is_empty() && !self.flights.merging()
-    }
-
-    /// Starts the test of the next merge ([`Merges::next`]); one that is not valid, or
-    /// known to fail, is halved at once; one known to be interesting is accepted.
-    fn start_merge(&mut self) -> Result<(), Error> {
-        let Some(Group {
-            union,
-            parts,
-            clashed,
-        }) = self.merges.next(&self.history)
-        else {
-            return Ok(());
-        };
-        self.stats.wasted += clashed;
-        if parts.is_empty() {
-            return Ok(());
-        }
-        let now = self.version();
-        let current = self.current.clone();
-        let prepared = match self.prepare(&current, Some(union)) {
-            Ok(prepared) => prepared,
-            // The same text is being tested: its verdict will do.
-            Err(Skip::Testing) => return Ok(()),
-            Err(Skip::Stopped) => return Err(Error::Stopped),
-            Err(Skip::Other) => {
-                // Not valid (or predicted to fail) together: each half on its own.
-                self.merges.halve(now, parts);
-                return Ok(());
-            }
-        };
-        match self.cache.get(prepared.key) {
-            Some(true) => {
-                self.stats.merged += parts.len() as u64;
-                self.accept(prepared.doc, prepared.edits)
-            }
-            Some(false) => {
-                self.merges.halve(now, parts);
-                Ok(())
-            }
-            None => self.start(Flight::new(None, 0, prepared, parts)).map(drop),
-        }
     }
 
     /// Starts the test of `flight`'s text.
@@ -630,7 +575,7 @@ impl<'a> Session<'a> {
         self.run.accepted(saved);
         (self.observer)(Event::Best(&doc)).map_err(Error::Observer)?;
         self.current = doc;
-        Ok(())
+        self.after_accept()
     }
 
     /// Tells the observer the reduction starts ([`Event::Started`]).
@@ -694,6 +639,9 @@ impl<'a> Session<'a> {
         (self.current, self.stats)
     }
 }
+
+mod merging;
+mod validity;
 
 #[cfg(test)]
 mod tests;

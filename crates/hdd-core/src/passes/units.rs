@@ -34,8 +34,20 @@ pub(super) fn ddmin_groups<U>(
     edits_of: impl Fn(&U) -> &[Edit],
     try_empty: bool,
 ) -> Result<bool, Error> {
+    ddmin_groups_while(session, base.clone(), units, edits_of, try_empty, |_| true)
+}
+
+/// [`ddmin_groups`] on a `base` of its own (no copy of a huge text), given up after a
+/// success when `go_on` says the session does not need more.
+pub(super) fn ddmin_groups_while<U>(
+    session: &mut Session<'_>,
+    mut base: Document,
+    units: &[U],
+    edits_of: impl Fn(&U) -> &[Edit],
+    try_empty: bool,
+    go_on: impl Fn(&Session<'_>) -> bool,
+) -> Result<bool, Error> {
     let mut progress = false;
-    let mut base = base.clone();
     let mut groups = Groups::new(units.iter().map(&edits_of));
     let mut run = Ddmin::new(
         units.len(),
@@ -56,6 +68,9 @@ pub(super) fn ddmin_groups<U>(
             break;
         }
         progress = true;
+        if !go_on(session) {
+            break;
+        }
         let old = std::mem::replace(&mut base, session.current().clone());
         groups = groups.rebased(run.kept(), |edits| {
             session.rebase_each_onto_current(&old, edits)

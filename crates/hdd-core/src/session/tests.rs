@@ -75,11 +75,13 @@ fn parallel_successes_are_merged_and_every_best_is_interesting() {
 }
 
 /// Every test is interesting; verdicts come back first in, first out (or last in,
-/// first out); starts and cancels are recorded.
+/// first out), except that the running tickets listed in `first` end before the others,
+/// in that order; starts and cancels are recorded.
 #[derive(Default)]
 struct Ordered {
     jobs: usize,
     lifo: bool,
+    first: Vec<Ticket>,
     running: VecDeque<Ticket>,
     started: Vec<Ticket>,
     cancelled: Vec<Ticket>,
@@ -97,6 +99,11 @@ impl Executor for Ordered {
     }
 
     fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
+        if let Some(at) = self.first.iter().position(|t| self.running.contains(t)) {
+            let ticket = self.first.remove(at);
+            self.running.retain(|&t| t != ticket);
+            return Ok(Some((ticket, true)));
+        }
         let next = if self.lifo {
             self.running.pop_back()
         } else {
@@ -118,9 +125,51 @@ fn delete(range: std::ops::Range<usize>) -> Option<EditSet> {
 }
 
 fn with_session(exec: &mut Ordered, body: impl FnOnce(&mut Session<'_>)) {
+    with_text(LIST, exec, body);
+}
+
+fn with_text(text: &[u8], exec: &mut Ordered, body: impl FnOnce(&mut Session<'_>)) {
     let mut observer = |_: Event<'_>| Ok(());
-    let mut session = Session::new(Some(Lang::Json), LIST.to_vec(), exec, &mut observer).unwrap();
+    let mut session = Session::new(Some(Lang::Json), text.to_vec(), exec, &mut observer).unwrap();
     body(&mut session);
+}
+
+/// A call whose own success ends after a merge moved the best on starts nothing more
+/// until that success is merged, then returns it: a call that drew on would only find
+/// stale successes, merged one at a time, and never hand its pass a best to read again.
+#[test]
+fn a_call_whose_success_ended_stale_returns_it_once_merged() {
+    let mut exec = Ordered {
+        jobs: 2,
+        // "1," wins call 1; "2," (left running) ends and is merged (ticket 3); then
+        // call 2's "3," ends against the old best and is merged (ticket 5).
+        first: vec![0, 1, 3, 2, 5],
+        ..Ordered::default()
+    };
+    with_text(b"[1,2,3,4,5,6]\n", &mut exec, |session| {
+        let base = session.current().clone();
+        let mut candidates = vec![delete(1..3), delete(3..5)].into_iter();
+        assert_eq!(
+            session.first_interesting(&base, &mut candidates).unwrap(),
+            Some(0)
+        );
+        assert_eq!(session.current().text(), b"[2,3,4,5,6]\n");
+        let base = session.current().clone();
+        // "3,", "4,", "5,".
+        let mut candidates = vec![delete(3..5), delete(5..7), delete(7..9)].into_iter();
+        assert_eq!(
+            session.first_interesting(&base, &mut candidates).unwrap(),
+            Some(0)
+        );
+        assert_eq!(session.current().text(), b"[4,5,6]\n");
+        // Tickets 0-5: "4," is still running; "5," was never started.
+        assert_eq!(session.stats().tests, 6);
+        session.settle().unwrap();
+        assert_eq!(session.current().text(), b"[5,6]\n");
+    });
+    // Ticket 6 is the merge of "4,".
+    assert_eq!(exec.started, vec![0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(exec.running.len(), 0);
 }
 
 #[test]
@@ -271,4 +320,140 @@ fn a_stop_request_during_the_first_parse_is_obeyed() {
     let big: Vec<u8> = input().repeat(200);
     let result = Session::new(Some(Lang::C), big, &mut exec, &mut observer);
     assert!(matches!(result, Err(Error::Stopped)));
+}
+
+/// About 20 KB of small C functions, `MAGIC` in the middle.
+fn big_input() -> Vec<u8> {
+    let mut text = String::new();
+    for i in 0..400 {
+        if i == 200 {
+            text.push_str("int MAGIC(int a) { return a; }\n");
+        }
+        text.push_str(&format!(
+            "int f{i}(int a) {{ int b = a * {i}; return b + {}; }}\n",
+            i * 7 % 100
+        ));
+    }
+    text.into_bytes()
+}
+
+/// Reduces [`big_input`] with an outline threshold of 2 KB. The test asserts that it
+/// gets only texts without syntax errors; bests over the threshold must come without a
+/// tree. Returns the result, the counters and the names of the passes run.
+fn reduce_outlined(
+    jobs: usize,
+    deterministic: bool,
+    seed: u64,
+) -> (Vec<u8>, Stats, Vec<&'static str>) {
+    let mut parser = Parser::new();
+    parser.set_language(&Lang::C.ts_language()).unwrap();
+    let mut exec = ClosureExecutor::new(move |text: &[u8]| {
+        let doc = Document::parse(&mut parser, text.to_vec()).unwrap();
+        assert_eq!(doc.error_count(), 0, "{}", String::from_utf8_lossy(text));
+        text.windows(5).any(|w| w == b"MAGIC")
+    })
+    .with_jobs(jobs, seed);
+    let mut passes = Vec::new();
+    let mut observer = |e: Event<'_>| {
+        match e {
+            Event::PassStarted { pass, .. } => passes.push(pass),
+            Event::Best(doc) => assert!(
+                doc.text().len() <= 2048 || doc.tree().is_none(),
+                "a tree of a best over the threshold"
+            ),
+            _ => {}
+        }
+        Ok(())
+    };
+    let mut session = Session::new(Some(Lang::C), big_input(), &mut exec, &mut observer).unwrap();
+    session.set_outline_threshold(2048).unwrap();
+    assert!(session.outlined());
+    assert_eq!(session.current().error_count(), 0);
+    session.set_deterministic(deterministic);
+    session.check_original().unwrap();
+    session.reduce().unwrap();
+    assert!(!session.outlined());
+    let (doc, stats) = session.finish();
+    (doc.text().to_vec(), stats, passes)
+}
+
+#[test]
+fn a_big_input_is_outlined_first_without_a_tree() {
+    let (text, stats, passes) = reduce_outlined(1, false, 0);
+    assert_eq!(passes.first(), Some(&"outline"));
+    assert_eq!(passes.iter().filter(|&&p| p == "outline").count(), 1);
+    let outline = stats.passes.iter().find(|p| p.name == "outline").unwrap();
+    assert!(outline.accepted > 0, "{stats:?}");
+    assert!(
+        outline.bytes_saved as usize > big_input().len() - 2048,
+        "{stats:?}"
+    );
+    assert!(
+        String::from_utf8_lossy(&text).contains("MAGIC") && text.len() < 20,
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+    // The usual passes went on from the parsed best.
+    assert!(passes.contains(&"hdd"));
+}
+
+#[test]
+fn outlined_reductions_are_the_same_at_any_job_count() {
+    let (one, _, _) = reduce_outlined(1, true, 0);
+    for (jobs, seed) in [(4, 1), (4, 2), (3, 7)] {
+        let (many, _, _) = reduce_outlined(jobs, true, seed);
+        assert_eq!(
+            String::from_utf8_lossy(&many),
+            String::from_utf8_lossy(&one),
+            "-j {jobs} seed {seed}"
+        );
+    }
+    // Without --deterministic: interesting (the test asserts validity itself).
+    let (text, _, _) = reduce_outlined(4, false, 3);
+    assert!(String::from_utf8_lossy(&text).contains("MAGIC"));
+}
+
+#[test]
+fn an_outlined_session_stops_when_asked() {
+    // During the first windowed parse of a huge input (over the default threshold).
+    let mut exec = Stopping {
+        inner: ClosureExecutor::new(interesting),
+        stop: std::rc::Rc::new(std::cell::Cell::new(true)),
+        started_after: 0,
+    };
+    let mut observer = |_: Event<'_>| Ok(());
+    let huge: Vec<u8> = big_input().repeat(250);
+    assert!(huge.len() > OUTLINE_THRESHOLD);
+    let result = Session::new(Some(Lang::C), huge, &mut exec, &mut observer);
+    assert!(matches!(result, Err(Error::Stopped)));
+    // At the first new best of the outline pass.
+    for (jobs, deterministic) in [(1, false), (4, false), (4, true)] {
+        let stop = std::rc::Rc::new(std::cell::Cell::new(false));
+        let magic = |t: &[u8]| t.windows(5).any(|w| w == b"MAGIC");
+        let mut exec = Stopping {
+            inner: ClosureExecutor::new(magic).with_jobs(jobs, 5),
+            stop: std::rc::Rc::clone(&stop),
+            started_after: 0,
+        };
+        let asked = std::rc::Rc::clone(&stop);
+        let mut observer = move |e: Event<'_>| {
+            if let Event::Best(_) = e {
+                asked.set(true);
+            }
+            Ok(())
+        };
+        let mut session =
+            Session::new(Some(Lang::C), big_input(), &mut exec, &mut observer).unwrap();
+        session.set_outline_threshold(2048).unwrap();
+        session.set_deterministic(deterministic);
+        let result = session.reduce();
+        assert!(
+            matches!(result, Err(Error::Stopped)),
+            "-j {jobs}: {result:?}"
+        );
+        let (doc, stats) = session.finish();
+        assert_eq!(stats.accepted, 1, "-j {jobs}");
+        assert!(magic(doc.text()));
+        assert_eq!(exec.started_after, 0, "-j {jobs}");
+    }
 }
