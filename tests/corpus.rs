@@ -140,8 +140,8 @@ fn check_case(path: &str) {
     script(
         &work.join("logging-test.sh"),
         &format!(
-            "cp \"$HDD_FILE\" \"$(mktemp {log}/in.XXXXXXXX)\"\nexec {real}",
-            log = log.display(),
+            "{record}\nrecord in < \"$HDD_FILE\"\nexec {real}",
+            record = crate::common::recorder(&log),
             real = tmp.path().join("real-test.sh").display()
         ),
     );

@@ -92,7 +92,7 @@ fn invariant_3_only_valid_new_texts_reach_the_test() {
     let (tmp, log) = case_with_log(
         "in.c",
         INPUT,
-        "cp \"$HDD_FILE\" \"$(mktemp {log}/in.XXXXXX)\"\ngrep -q 0x5eed \"$HDD_FILE\"",
+        "{record}\nrecord in < \"$HDD_FILE\"\ngrep -q 0x5eed \"$HDD_FILE\"",
     );
     let out = hdd(tmp.path(), &["reduce", "-o", "out.c", "in.c", "./test.sh"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -122,8 +122,9 @@ fn invariant_4_each_test_has_its_own_folder_and_process_group() {
     let (tmp, log) = case_with_log(
         "in.c",
         INPUT,
-        "pgid=$(ps -o pgid= -p $$ | tr -d ' ')\n\
-         echo \"$PWD $([ \"$pgid\" = $$ ] && echo leader)\" > \"$(mktemp {log}/run.XXXXXX)\"\n\
+        "{record}\n\
+         pgid=$(ps -o pgid= -p $$ | tr -d ' ')\n\
+         echo \"$PWD $([ \"$pgid\" = $$ ] && echo leader)\" | record run\n\
          [ \"$(ls)\" = in.c ] || exit 1\n\
          {linger}\n\
          grep -q 0x5eed in.c",
@@ -146,7 +147,10 @@ fn invariant_4_each_test_has_its_own_folder_and_process_group() {
             continue;
         }
         let line = fs::read_to_string(path).unwrap();
-        let (dir, leader) = line.trim().split_once(' ').expect("folder and leader flag");
+        let (dir, leader) = line
+            .trim()
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("not a folder and a leader flag: {line:?}"));
         assert_eq!(
             leader, "leader",
             "the test is not its process group's leader"

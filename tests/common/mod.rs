@@ -134,17 +134,33 @@ pub(crate) fn log_dir(dir: &Path) -> PathBuf {
 /// Shell code for a test script: starts a process that outlives the test unless its
 /// process group is killed, and notes its pid in `log/pids` for [`assert_no_survivor`].
 /// The process carries the log folder in its environment (`HDD_LINGER`), so a pid the
-/// system handed on to another process after the first died is not taken for a survivor.
+/// system handed on to another process after the first died is not taken for a survivor;
+/// it notes its own pid once it has that mark (the shell's `$!` would name it while it
+/// may still be a copy of the shell without it).
 pub(crate) fn linger(log: &Path) -> String {
     format!(
-        "HDD_LINGER='{0}' sleep 60 & echo $! >> '{0}/pids'",
+        "HDD_LINGER='{}' sh -c 'echo $$ >> \"$HDD_LINGER/pids\"; exec sleep 60' &",
+        log.display()
+    )
+}
+
+/// Shell code for a test script that defines `record NAME`: what it reads from stdin
+/// becomes a new file `log/NAME.XXXXXX` in one rename, so a test that hdd kills half-way
+/// (a stale or timed-out test) leaves no half-written record behind in `log` (its part
+/// stays in the folder above).
+pub(crate) fn recorder(log: &Path) -> String {
+    let parent = log.parent().expect("a log folder has a parent");
+    format!(
+        "record() {{ part=$(mktemp '{}/part.XXXXXX') && cat > \"$part\" && \
+         mv \"$part\" '{}'/\"$1.${{part##*.}}\"; }}",
+        parent.display(),
         log.display()
     )
 }
 
 /// A temp folder holding `name` with `input`, an empty `log` folder, and a `test.sh`
-/// that runs `body`, in which `{log}` stands for the log folder's path and `{linger}`
-/// for [`linger`]'s code.
+/// that runs `body`, in which `{log}` stands for the log folder's path, `{linger}` for
+/// [`linger`]'s code and `{record}` for [`recorder`]'s.
 pub(crate) fn case_with_log(
     name: &str,
     input: impl AsRef<[u8]>,
@@ -155,13 +171,14 @@ pub(crate) fn case_with_log(
     fs::write(tmp.path().join(name), input).unwrap();
     let body = body
         .replace("{linger}", &linger(&log))
+        .replace("{record}", &recorder(&log))
         .replace("{log}", &log.display().to_string());
     script(&tmp.path().join("test.sh"), &body);
     (tmp, log)
 }
 
-/// The pids noted in `log/pids` whose process is a live `sleep` that [`linger`]
-/// started for `log`.
+/// The pids noted in `log/pids` whose process is alive and was started by [`linger`]
+/// for `log`.
 pub(crate) fn lingerers(log: &Path) -> Vec<u32> {
     fs::read_to_string(log.join("pids"))
         .unwrap_or_default()
@@ -203,8 +220,14 @@ fn a_lingering_process_is_seen_until_it_is_killed() {
         .status()
         .unwrap();
     assert!(status.success());
-    let alive = lingerers(&log);
-    assert_eq!(alive.len(), 1, "the lingering sleep was not seen");
+    // The shell is gone; the lingering process notes itself a moment later.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut alive = lingerers(&log);
+    while alive.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+        alive = lingerers(&log);
+    }
+    assert_eq!(alive.len(), 1, "the lingering process was not seen");
     let _ = Command::new("kill")
         .args(["-9", &alive[0].to_string()])
         .status();
@@ -224,16 +247,16 @@ pub(crate) fn wait_for(path: &Path) {
     }
 }
 
-/// Whether `pid` is a live (not zombie) `sleep` that [`linger`] started for `log`.
+/// Whether `pid` is a live (not zombie) process that [`linger`] started for `log`.
 fn lingering(pid: u32, log: &Path) -> bool {
     let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return false;
     };
-    // `pid (comm) state ...`
-    let Some((comm, rest)) = stat.split_once(") ") else {
+    // `pid (comm) state ...`: the command may hold ") ", so the last one counts.
+    let Some((_, rest)) = stat.rsplit_once(") ") else {
         return false;
     };
-    if !comm.ends_with("(sleep") || rest.starts_with('Z') {
+    if rest.starts_with('Z') {
         return false;
     }
     let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else {
