@@ -139,7 +139,7 @@ pub(crate) fn log_dir(dir: &Path) -> PathBuf {
 /// may still be a copy of the shell without it).
 pub(crate) fn linger(log: &Path) -> String {
     format!(
-        "HDD_LINGER='{}' sh -c 'echo $$ >> \"$HDD_LINGER/pids\"; exec sleep 60' &",
+        "{{ HDD_LINGER='{}' sh -c 'echo $$ >> \"$HDD_LINGER/pids\"; exec sleep 60' & }}",
         log.display()
     )
 }
