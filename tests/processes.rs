@@ -310,18 +310,23 @@ fn sighup_under_nohup_does_not_stop_the_run() {
 }
 
 /// hdd killed by SIGKILL while its tests hang: the tests (the scripts, which carry the
-/// marker in their path, and their `sleep`) die all the same, and the next run removes
-/// the dead run's temporary folder.
+/// marker in their path, their `sleep`, and a `sleep` each started in a new session) die
+/// all the same, and the next run removes the dead run's temporary folder.
 #[test]
 fn sigkill_kills_the_tests_and_the_next_run_removes_the_folder() {
     let case = Case::new(
-        "echo >> {dir}/runs\n[ \"$(wc -l < {dir}/runs)\" -le 3 ] || sleep {marker}\n\
+        "echo >> {dir}/runs\n\
+         if [ \"$(wc -l < {dir}/runs)\" -gt 3 ]; then\n\
+           setsid sleep {marker} < /dev/null > /dev/null 2>&1 &\n\
+           sleep {marker}\n\
+         fi\n\
          grep -q 0x5eed in.c",
     );
     let mut hdd = case.start(&["-j", "2"], 5);
-    // Both reduction tests are hanging: the scripts and their `sleep`.
+    // Both reduction tests are hanging: the scripts, their `sleep` and the one in a new
+    // session.
     let deadline = Instant::now() + Duration::from_secs(5);
-    while case.survivors().len() < 4 {
+    while case.survivors().len() < 6 {
         assert!(Instant::now() < deadline, "{}", describe(&case.survivors()));
         std::thread::sleep(Duration::from_millis(10));
     }

@@ -36,6 +36,7 @@ pub(crate) fn command(
         }))
         .current_dir(work)
         .env("HDD_FILE", file)
+        .env(watchdog::MARK_NAME, watchdog::mark())
         .stdin(stdin)
         .stdout(Stdio::null())
         .stderr(stderr)

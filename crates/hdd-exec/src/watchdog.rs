@@ -16,6 +16,14 @@
 //! (no `/bin/sh`, or it died) or when code runs between fork and exec anyway
 //! (`--mem-limit`); see `launch.rs`.
 //!
+//! Processes a running test started that left its group (`setsid`, a double fork) are
+//! not in any listed group, and once hdd is dead they are nobody's children but init's.
+//! So every test runs with `HDD_RUN=PID-START` in its environment (this process's pid and
+//! start time: [`mark`]), which its descendants inherit; after the groups, the watchdog
+//! kills every process whose environment holds that line (read from `/proc/*/environ`
+//! with `grep -z`), until none is left. A descendant that empties its environment
+//! (`env -i`) escapes this; while hdd lives, the subreaper catches it (`orphans`).
+//!
 //! The watchdog runs in a process group of its own, so Ctrl-C on hdd's terminal does
 //! not reach it, and ignores SIGHUP, SIGINT and SIGQUIT. Its pipe end in hdd is
 //! close-on-exec, so no test inherits it and keeps it open after hdd's death.
@@ -23,10 +31,15 @@
 use std::io::Write as _;
 use std::os::unix::process::CommandExt as _;
 use std::process::{ChildStdin, Command, Stdio};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+
+use crate::procfs;
 
 /// The watchdog's program: a set of groups kept in a string of space-separated numbers
-/// (POSIX sh, builtins only), killed when its standard input ends.
+/// (POSIX sh, builtins only), killed when its standard input ends; then the processes
+/// whose environment holds the line `$1` (the [`mark`]; `grep` lists them), a few rounds
+/// in case one forked meanwhile. (`grep` exits 2 when a process vanished while it read,
+/// even if it found some, so its list is what counts.)
 const SCRIPT: &str = r#"trap '' HUP INT QUIT PIPE
 set=' '
 while read -r line; do
@@ -37,7 +50,34 @@ while read -r line; do
   esac
 done
 for group in $set; do kill -s KILL -- "-$group" 2>/dev/null; done
+[ -n "$1" ] || exit 0
+round=0
+while [ $round -lt 8 ]; do
+  found=$(grep -lzx -e "$1" /proc/[0-9]*/environ 2>/dev/null)
+  [ -n "$found" ] || break
+  for file in $found; do
+    pid=${file#/proc/}
+    kill -s KILL "${pid%/environ}" 2>/dev/null
+  done
+  round=$((round + 1))
+done
 "#;
+
+/// The name of the environment variable that marks a test and its descendants.
+pub(crate) const MARK_NAME: &str = "HDD_RUN";
+
+/// The mark's value, `PID-START` (`PID` alone without `/proc`): unique to this process
+/// among the live ones.
+pub(crate) fn mark() -> &'static str {
+    static MARK: OnceLock<String> = OnceLock::new();
+    MARK.get_or_init(|| {
+        let pid = std::process::id();
+        match i32::try_from(pid).ok().and_then(procfs::stat) {
+            Some(stat) => format!("{pid}-{}", stat.start),
+            None => pid.to_string(),
+        }
+    })
+}
 
 /// The running watchdog: its pid and hdd's end of its pipe.
 #[derive(Debug)]
@@ -64,6 +104,7 @@ pub(crate) fn start() -> bool {
         .arg("-c")
         .arg(SCRIPT)
         .arg("hdd-watchdog")
+        .arg(format!("{MARK_NAME}={}", mark()))
         .current_dir("/")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -145,5 +186,43 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    /// At end of file, the processes carrying the mark in their environment are killed
+    /// too, wherever they are (here in sessions of their own), and only those.
+    #[test]
+    fn the_script_kills_the_processes_that_carry_the_mark() {
+        let scenario = r#"
+            HDD_RUN=me-1 setsid sleep 30 & marked=$!
+            HDD_RUN=me-10 setsid sleep 30 & other=$!
+            leads() { [ "$(ps -o sid= -p "$1" | tr -d ' ')" = "$1" ]; }
+            tries=0
+            until leads "$marked" && leads "$other"; do
+                tries=$((tries + 1)); [ $tries -lt 5000 ] || { echo "no sessions"; exit; }
+            done
+            /bin/sh -c "$1" hdd-watchdog HDD_RUN=me-1 < /dev/null
+            wait "$marked"; echo "marked: $?"
+            kill -0 "$other" && echo "other: alive"
+            kill "$other"
+        "#;
+        let out = Command::new("/bin/sh")
+            .args(["-c", scenario, "scenario", SCRIPT])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "marked: 137\nother: alive\n",
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The mark names this process and its start time.
+    #[test]
+    fn the_mark_is_this_process_and_its_start() {
+        let pid = std::process::id().to_string();
+        let (head, start) = mark().split_once('-').expect("PID-START");
+        assert_eq!(head, pid);
+        assert!(start.parse::<u64>().is_ok(), "{}", mark());
     }
 }
