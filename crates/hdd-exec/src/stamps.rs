@@ -11,6 +11,7 @@
 //! folders kept for the user). Without `/proc` nothing is stamped or removed.
 
 use std::ffi::OsStr;
+use std::fmt;
 use std::fs;
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
@@ -34,7 +35,7 @@ impl Stamp {
 
     /// The folder name's prefix: `hdd-PID-START-` (a random suffix follows).
     pub(crate) fn prefix(self) -> String {
-        format!("hdd-{}-{}-", self.pid, self.start)
+        format!("hdd-{self}-")
     }
 
     /// The stamp in a folder's name `hdd-PID-START-SUFFIX`, if it has one.
@@ -54,6 +55,13 @@ impl Stamp {
     /// is none). A zombie is dead: only its exit status waits for its parent.
     fn owner_is_dead(self, now: Option<Stat>) -> bool {
         now.is_none_or(|now| now.start != self.start || now.is_zombie())
+    }
+}
+
+/// `PID-START`.
+impl fmt::Display for Stamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.pid, self.start)
     }
 }
 

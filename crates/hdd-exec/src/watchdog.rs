@@ -19,7 +19,7 @@
 //! Processes a running test started that left its group (`setsid`, a double fork) are
 //! not in any listed group, and once hdd is dead they are nobody's children but init's.
 //! So every test runs with `HDD_RUN=PID-START` in its environment (this process's pid and
-//! start time: [`mark`]), which its descendants inherit; after the groups, the watchdog
+//! start time, as in the stamps of `stamps`: [`mark`]), which its descendants inherit; after the groups, the watchdog
 //! kills every process whose environment holds that line (read from `/proc/*/environ`
 //! with `grep -z`), until none is left. A descendant that empties its environment
 //! (`env -i`) escapes this; while hdd lives, the subreaper catches it (`orphans`).
@@ -33,7 +33,7 @@ use std::os::unix::process::CommandExt as _;
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
-use crate::procfs;
+use crate::stamps::Stamp;
 
 /// The watchdog's program: a set of groups kept in a string of space-separated numbers
 /// (POSIX sh, builtins only), killed when its standard input ends; then the processes
@@ -66,16 +66,12 @@ done
 /// The name of the environment variable that marks a test and its descendants.
 pub(crate) const MARK_NAME: &str = "HDD_RUN";
 
-/// The mark's value, `PID-START` (`PID` alone without `/proc`): unique to this process
-/// among the live ones.
+/// The mark's value, this process's [`Stamp`] `PID-START` (`PID` alone without
+/// `/proc`): unique to this process among the live ones.
 pub(crate) fn mark() -> &'static str {
     static MARK: OnceLock<String> = OnceLock::new();
     MARK.get_or_init(|| {
-        let pid = std::process::id();
-        match i32::try_from(pid).ok().and_then(procfs::stat) {
-            Some(stat) => format!("{pid}-{}", stat.start),
-            None => pid.to_string(),
-        }
+        Stamp::mine().map_or_else(|| std::process::id().to_string(), |s| s.to_string())
     })
 }
 
@@ -162,6 +158,21 @@ fn tell(line: &str) {
 mod tests {
     use super::*;
 
+    /// Runs the shell `scenario`, with the watchdog's script as `$1`, and checks what it
+    /// prints.
+    fn assert_scenario(scenario: &str, expected: &str) {
+        let out = Command::new("/bin/sh")
+            .args(["-c", scenario, "scenario", SCRIPT])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            expected,
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// The script itself, fed a list by hand: on end-of-file it kills the groups still
     /// listed, and only those. The groups are led by processes of a shell of their own:
     /// children of this process outside its group would be taken for tests' leftovers
@@ -176,16 +187,7 @@ mod tests {
             kill -0 "$ended" && kill -0 "$other" && echo "others: alive"
             kill "$ended" "$other"
         "#;
-        let out = Command::new("/bin/sh")
-            .args(["-c", scenario, "scenario", SCRIPT])
-            .output()
-            .unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            "kept: 137\nothers: alive\n",
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_scenario(scenario, "kept: 137\nothers: alive\n");
     }
 
     /// At end of file, the processes carrying the mark in their environment are killed
@@ -205,16 +207,7 @@ mod tests {
             kill -0 "$other" && echo "other: alive"
             kill "$other"
         "#;
-        let out = Command::new("/bin/sh")
-            .args(["-c", scenario, "scenario", SCRIPT])
-            .output()
-            .unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            "marked: 137\nother: alive\n",
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_scenario(scenario, "marked: 137\nother: alive\n");
     }
 
     /// The mark names this process and its start time.
