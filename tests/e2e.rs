@@ -1,6 +1,7 @@
 //! End-to-end tests of the `hdd` binary: every corpus case, the invariants that need
 //! files and processes, and the error messages.
 
+mod cache;
 mod common;
 mod corpus;
 mod errors;

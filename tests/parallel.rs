@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{assert_no_survivor, hdd, linger, log_dir, root, script, stderr};
+use crate::common::{assert_no_survivor, hdd, linger, log_dir, oracle_env, root, script, stderr};
 
 /// A corpus case reduced by the binary with `--deterministic` at -j 1 and -j 4, with its
 /// real test and real processes: byte-identical. (Every corpus input is checked the same
@@ -106,7 +106,7 @@ fn ctrl_c_stops_every_test_and_keeps_the_best() {
         let log = log_dir(tmp.path());
         fs::write(tmp.path().join("in.c"), INPUT).unwrap();
         lingering_test(tmp.path(), &log);
-        let child = Command::new(env!("CARGO_BIN_EXE_hdd"))
+        let child = oracle_env(&mut Command::new(env!("CARGO_BIN_EXE_hdd")))
             .args(["reduce", "-j", "4", "in.c", "./test.sh"])
             .current_dir(tmp.path())
             .stdout(Stdio::null())

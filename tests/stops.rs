@@ -6,7 +6,7 @@ use std::fs;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{parse_c, script, stderr};
+use crate::common::{oracle_env, parse_c, script, stderr};
 
 /// A C file of about `bytes` bytes: small functions, one of them (in the middle) named
 /// `MAGIC`, the one the test needs.
@@ -39,7 +39,7 @@ fn stop_after(input: &str, delay: Duration, signal: &str) -> (Duration, std::pro
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("big.c"), input).unwrap();
     script(&tmp.path().join("test.sh"), "grep -q MAGIC big.c");
-    let child = Command::new(env!("CARGO_BIN_EXE_hdd"))
+    let child = oracle_env(&mut Command::new(env!("CARGO_BIN_EXE_hdd")))
         .args(["reduce", "-j", "2", "big.c", "./test.sh"])
         .current_dir(tmp.path())
         .stdout(Stdio::null())

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{assert_no_survivor, case_with_log, hdd, log_dir, script, stderr, wait_for};
+use crate::common::{
+    assert_no_survivor, case_with_log, hdd, log_dir, oracle_env, script, stderr, wait_for,
+};
 
 const INPUT: &str = "int unused(int a) { return a * 2; }\n\
                      int keep(void) { int z = 3; return z + 0x5eed; }\n\
@@ -92,7 +94,7 @@ fn progress_lines_when_stderr_is_not_a_terminal_and_none_when_quiet() {
 fn progress_is_one_live_line_on_a_terminal() {
     let tmp = setup("sleep 0.2; grep -q 0x5eed in.c");
     let command = format!("{} reduce in.c ./test.sh", env!("CARGO_BIN_EXE_hdd"));
-    let out = Command::new("script")
+    let out = oracle_env(&mut Command::new("script"))
         .args(["-qec", &command, "/dev/null"])
         .current_dir(tmp.path())
         .stdin(Stdio::null())
@@ -221,7 +223,7 @@ fn confirm_reruns_every_success_before_trusting_it() {
 #[test]
 fn a_second_ctrl_c_quits_at_once() {
     let (tmp, log) = case_with_log("in.c", INPUT, "{linger}\nsleep 4\ngrep -q 0x5eed in.c");
-    let child = Command::new(env!("CARGO_BIN_EXE_hdd"))
+    let child = oracle_env(&mut Command::new(env!("CARGO_BIN_EXE_hdd")))
         .args(["reduce", "in.c", "./test.sh"])
         .current_dir(tmp.path())
         .stdout(Stdio::null())

@@ -35,6 +35,9 @@ pub(crate) fn hdd(dir: &Path, args: &[&str]) -> Output {
 /// (~70 ms against ~30 ms). The answers are the same (the corpus's programs use neither
 /// pyenv nor TLS); the time is not. So `/usr/bin/python3` comes first on PATH (through
 /// a folder holding only it) and `NODE_EXTRA_CA_CERTS` is removed.
+///
+/// hdd keeps its tests' verdicts for later runs ([`verdict_cache`]): the tests keep
+/// theirs in the target folder, not in the user's cache folder.
 pub(crate) fn oracle_env(command: &mut Command) -> &mut Command {
     static PATH: OnceLock<std::ffi::OsString> = OnceLock::new();
     let path = PATH.get_or_init(|| {
@@ -56,7 +59,17 @@ pub(crate) fn oracle_env(command: &mut Command) -> &mut Command {
         ));
         std::env::join_paths(dirs).unwrap()
     });
-    command.env("PATH", path).env_remove("NODE_EXTRA_CA_CERTS")
+    command
+        .env("PATH", path)
+        .env_remove("NODE_EXTRA_CA_CERTS")
+        .env("HDD_CACHE_DIR", verdict_cache())
+}
+
+/// Where the tests' runs of hdd keep their verdicts for later runs (`HDD_CACHE_DIR`).
+/// Every test's script lives in a fresh temp folder, and the script's path is part of a
+/// verdict's key, so one test never sees another's verdicts.
+pub(crate) fn verdict_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("verdicts")
 }
 
 /// stderr as text.

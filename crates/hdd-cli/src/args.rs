@@ -99,6 +99,13 @@ pub(crate) struct ReduceArgs {
     /// every run agrees (for flaky tests).
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub(crate) confirm: u32,
+    /// Test every candidate, even one an earlier run of the same test has tested. By
+    /// default verdicts are kept in $HDD_CACHE_DIR, else ~/.cache/hdd/verdicts (64 MiB
+    /// at most), keyed by the test script's path and content, its arguments and the
+    /// options that change a verdict; a test that reads other files, or tools upgraded
+    /// since, are not seen.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
     /// Print events as JSON lines on stdout (start, round_start, pass_start, pass_end,
     /// accepted, warning, done, error; see the README).
     #[arg(long)]

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, anyhow};
 use hdd::{Event, Executor as _, Lang, Reducer, Reduction};
-use hdd_exec::{LocalExecutor, interrupted, stop_on_signals};
+use hdd_exec::{LocalExecutor, TestCommand, VerdictStore, interrupted, stop_on_signals};
 use serde_json::json;
 
 use crate::args::ReduceArgs;
@@ -44,6 +44,19 @@ pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
     result
 }
 
+/// The store of this test's verdicts, with those of earlier runs (`--no-cache` goes
+/// without).
+fn open_verdicts(command: &TestCommand, confirm: u32) -> anyhow::Result<VerdictStore> {
+    let root = VerdictStore::default_root()
+        .ok_or_else(|| anyhow!("no cache folder (set HDD_CACHE_DIR or HOME)"))?;
+    Ok(VerdictStore::open(
+        &root,
+        command,
+        confirm,
+        hdd_exec::DEFAULT_MAX_BYTES,
+    )?)
+}
+
 fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     let started = Instant::now();
     let lang = choose_lang(args)?;
@@ -69,6 +82,14 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     }));
     for note in &notes {
         reporter.warn(note);
+    }
+    if !args.no_cache {
+        match open_verdicts(&command, args.confirm) {
+            Ok(store) => executor.set_verdict_store(store),
+            Err(e) => reporter.warn(&format!(
+                "the verdicts of earlier runs are not used nor kept: {e:#}"
+            )),
+        }
     }
 
     stop_on_signals()

@@ -177,6 +177,7 @@ impl Reporter {
             "after": sizes(r.after),
             "tests": s.tests + CHECKS,
             "cache_hits": s.cache_hits,
+            "earlier_verdicts": s.earlier_verdicts,
             "invalid": s.invalid,
             "accepted": s.accepted,
             "merged": s.merged,

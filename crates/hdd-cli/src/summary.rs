@@ -47,8 +47,14 @@ pub(crate) fn print_summary(
         percent(a.lines, b.lines)
     );
     let s = &r.stats;
+    let earlier = if s.earlier_verdicts > 0 {
+        format!(" (of {} verdicts from earlier runs)", s.earlier_verdicts)
+    } else {
+        String::new()
+    };
     eprintln_safe!(
-        "  tests run {}, cache hits {}, invalid candidates filtered {}, accepted {}, time {:.1} s",
+        "  tests run {}, cache hits {}{earlier}, invalid candidates filtered {}, accepted {}, \
+         time {:.1} s",
         s.tests + CHECKS,
         s.cache_hits,
         s.invalid,

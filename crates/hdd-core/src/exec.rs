@@ -2,6 +2,8 @@
 
 use std::collections::VecDeque;
 
+use crate::cache::TextKey;
+
 /// An error from an executor (the test could not be run at all), or from the observer.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -41,6 +43,14 @@ pub trait Executor {
     /// stops with [`Error::Stopped`](crate::Error::Stopped). The default never asks.
     fn stop_requested(&self) -> bool {
         false
+    }
+
+    /// Verdicts the executor knows from earlier runs of the same test (a cache kept on
+    /// disk, as `hdd-exec`'s `LocalExecutor` keeps one): the session starts with them in
+    /// its cache, so texts tested in an earlier run are not tested again. Each is handed
+    /// out once (a second call gives nothing new). The default knows none.
+    fn earlier_verdicts(&mut self) -> Vec<(TextKey, bool)> {
+        Vec::new()
     }
 }
 

@@ -95,14 +95,23 @@ impl<'a> Session<'a> {
             None => (None, None, Document::plain(text), None),
         };
         current.set_version(0);
+        let mut cache = Cache::default();
+        let earlier = executor.earlier_verdicts();
+        let stats = Stats {
+            earlier_verdicts: earlier.len() as u64,
+            ..Stats::default()
+        };
+        for (key, verdict) in earlier {
+            cache.insert(key, verdict);
+        }
         Ok(Session {
             parser,
             table,
             current,
-            cache: Cache::default(),
+            cache,
             executor,
             observer,
-            stats: Stats::default(),
+            stats,
             pass: "check",
             patience: Some(Patience::default()),
             active: None,

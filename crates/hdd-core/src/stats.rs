@@ -39,8 +39,12 @@ impl PassStats {
 pub struct Stats {
     /// Tests run (texts handed to the executor), the check of the original included.
     pub tests: u64,
-    /// Candidates whose text had been tested before.
+    /// Candidates whose text had been tested before (in this run, or in an earlier one:
+    /// [`Stats::earlier_verdicts`]).
     pub cache_hits: u64,
+    /// Verdicts the executor knew from earlier runs of the same test when the session
+    /// started ([`Executor::earlier_verdicts`](crate::Executor::earlier_verdicts)).
+    pub earlier_verdicts: u64,
     /// Candidates refused by the validity filter (new parse errors).
     pub invalid: u64,
     /// Candidates accepted.

@@ -35,9 +35,11 @@ mod process;
 mod procfs;
 mod signals;
 mod stamps;
+mod verdicts;
 mod watchdog;
 
 pub use crate::command::{Status, TestCommand};
 pub use crate::error::Error;
 pub use crate::process::{LocalExecutor, Outcome};
 pub use crate::signals::{interrupted, stop_on_signals};
+pub use crate::verdicts::{DEFAULT_MAX_BYTES, VerdictStore};

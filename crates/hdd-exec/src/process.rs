@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use hdd_core::{BoxError, Executor, Ticket};
+use hdd_core::{BoxError, Executor, TextKey, Ticket};
 use rustix::process::Signal;
 
 use crate::command::{Status, TestCommand};
@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::groups::{bury_group, kill_group, spawn_leader};
 use crate::signals::interrupted;
 use crate::stamps::{self, Stamp};
+use crate::verdicts::VerdictStore;
 use crate::{launch, orphans, watchdog};
 
 /// How long the end of a test waits for the members of its group to die, and `run_one`,
@@ -55,6 +56,10 @@ pub struct LocalExecutor {
     running: HashMap<Ticket, JoinHandle<()>>,
     done_tx: Sender<(Ticket, Result<bool, Error>)>,
     done_rx: Receiver<(Ticket, Result<bool, Error>)>,
+    /// Where verdicts are kept for later runs (`set_verdict_store`).
+    store: Option<Arc<VerdictStore>>,
+    /// The verdicts of earlier runs, until the engine asks for them.
+    earlier: Vec<(TextKey, bool)>,
 }
 
 /// What the executor and its test threads share.
@@ -108,6 +113,8 @@ impl LocalExecutor {
             running: HashMap::new(),
             done_tx,
             done_rx,
+            store: None,
+            earlier: Vec::new(),
         })
     }
 
@@ -153,6 +160,15 @@ impl LocalExecutor {
     /// interesting only if every run says so (`--confirm K`, for flaky tests).
     pub fn set_confirmations(&mut self, k: u32) {
         self.shared.confirmations.store(k, Ordering::Relaxed);
+    }
+
+    /// Keeps the verdicts of the tests this executor runs in `store` (those of tests
+    /// that timed out aside), and hands the engine the verdicts earlier runs left there
+    /// ([`Executor::earlier_verdicts`]). The checks `run_one` and `run_all` make are
+    /// neither looked up nor kept: they always run.
+    pub fn set_verdict_store(&mut self, mut store: VerdictStore) {
+        self.earlier = store.take_earlier();
+        self.store = Some(Arc::new(store));
     }
 
     fn cancel_all(&mut self) {
@@ -305,9 +321,14 @@ impl Executor for LocalExecutor {
         interrupted()
     }
 
+    fn earlier_verdicts(&mut self) -> Vec<(TextKey, bool)> {
+        std::mem::take(&mut self.earlier)
+    }
+
     fn start(&mut self, ticket: Ticket, text: &[u8]) -> Result<(), BoxError> {
         let shared = Arc::clone(&self.shared);
         let done = self.done_tx.clone();
+        let store = self.store.clone();
         let text = text.to_vec();
         let handle = std::thread::Builder::new()
             .name(format!("hdd-test-{ticket}"))
@@ -318,6 +339,11 @@ impl Executor for LocalExecutor {
                         break;
                     }
                     result = shared.run(&text, false, Some(ticket));
+                }
+                if let (Some(store), Ok(outcome)) = (&store, &result)
+                    && outcome.status != Status::TimedOut
+                {
+                    store.record(TextKey::of(&text), outcome.interesting);
                 }
                 let _ = done.send((ticket, result.map(|o| o.interesting)));
             })
