@@ -106,6 +106,10 @@ pub(crate) struct ReduceArgs {
     /// since, are not seen.
     #[arg(long)]
     pub(crate) no_cache: bool,
+    /// How the passes' ddmin runs shrink their parts: `halving` (ddmin's, the default)
+    /// or `counter` (CDD's). For measuring them side by side.
+    #[arg(long, value_name = "SCHEDULE", default_value = "halving", hide = true)]
+    pub(crate) list_schedule: ListSchedule,
     /// Print events as JSON lines on stdout (start, round_start, pass_start, pass_end,
     /// accepted, warning, done, error; see the README).
     #[arg(long)]
@@ -117,4 +121,13 @@ pub(crate) struct ReduceArgs {
     /// output; -vv every test's verdict too. Progress then comes as plain lines.
     #[arg(long, short = 'v', action = clap::ArgAction::Count)]
     pub(crate) verbose: u8,
+}
+
+/// `--list-schedule`: how the passes' ddmin runs shrink their parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ListSchedule {
+    /// ddmin's halving.
+    Halving,
+    /// CDD's counter.
+    Counter,
 }

@@ -14,7 +14,7 @@ use hdd::{Event, Executor as _, Lang, Reducer, Reduction};
 use hdd_exec::{LocalExecutor, TestCommand, VerdictStore, interrupted, stop_on_signals};
 use serde_json::json;
 
-use crate::args::ReduceArgs;
+use crate::args::{ListSchedule, ReduceArgs};
 use crate::checks::{check_original, sanity_checks};
 use crate::exit::{CHANGED, EMPTY, FLAKY, Failure, INTERRUPTED};
 use crate::files::Output;
@@ -129,6 +129,10 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         Reducer::new(lang)
             .original_checked(true)
             .deterministic(args.deterministic)
+            .schedule(match args.list_schedule {
+                ListSchedule::Counter => hdd::Schedule::Counter,
+                ListSchedule::Halving => hdd::Schedule::Halving,
+            })
             .reduce_partial(input, &mut executor, &mut observe)
     };
     let reduction = match outcome {

@@ -1,6 +1,50 @@
 //! Zeller & Hildebrandt's ddmin ("Simplifying and Isolating Failure-Inducing Input",
 //! TSE 2002) over the indices `0..len`, with lazily generated configurations.
 
+/// How the size of the parts a run removes shrinks from one round to the next.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// ddmin's: halves, then quarters, … (granularity doubling), down to one element.
+    #[default]
+    Halving,
+    /// Counter-based delta debugging's (CDD: Zhang et al., "Toward a Better
+    /// Understanding of Probabilistic Delta Debugging", ICSE 2025): round `r` removes
+    /// parts of `s_r ≈ −1/ln(1 − p_r)` elements, `p_r = p_0 / (1 − 1/e)^r`, `p_0 = 0.1`:
+    /// 9, 6, 4, 2, then 1 element (the sizes ProbDD's probabilities lead to, without
+    /// them). Sizes not below the set's own are skipped (the empty configuration, tried
+    /// first, covers them).
+    Counter,
+}
+
+/// The part sizes of [`Schedule::Counter`], round by round (the last is 1).
+fn counter_sizes() -> &'static [usize] {
+    static SIZES: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
+    SIZES.get_or_init(|| {
+        let mut sizes = Vec::new();
+        let mut p: f64 = 0.1;
+        loop {
+            let s = if p >= 1.0 - 1e-9 {
+                1.0
+            } else {
+                (-1.0 / (1.0 - p).ln()).round().max(1.0)
+            };
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a small positive whole number"
+            )]
+            let s = s as usize;
+            if sizes.last() != Some(&s) {
+                sizes.push(s);
+            }
+            if s == 1 {
+                return sizes;
+            }
+            p /= 1.0 - (-1.0f64).exp();
+        }
+    })
+}
+
 /// How a ddmin run proceeds.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DdminOptions {
@@ -15,6 +59,9 @@ pub struct DdminOptions {
     /// removed one instead of at the first part (picire's "resume"). The result is still
     /// 1-minimal: the run ends only after a whole round at full granularity fails.
     pub resume: bool,
+    /// How part sizes shrink ([`Schedule::Halving`] is ddmin's). Either way the run ends
+    /// only after a round of one-element parts finds nothing.
+    pub schedule: Schedule,
 }
 
 /// One round's configurations at granularity `n`: the `n` subsets, then (for n > 2)
@@ -155,6 +202,8 @@ pub fn ddmin<E>(
 pub struct Ddmin {
     current: Vec<usize>,
     n: usize,
+    /// [`Schedule::Counter`]'s round: an index into [`counter_sizes`].
+    level: usize,
     offset: usize,
     empty_first: bool,
     options: DdminOptions,
@@ -168,6 +217,7 @@ impl Ddmin {
         Ddmin {
             current: (0..len).collect(),
             n: 2,
+            level: 0,
             offset: 0,
             empty_first: options.try_empty && len > 0,
             options,
@@ -192,22 +242,40 @@ impl Ddmin {
     /// all its jobs busy on the next rounds' configurations instead of waiting for the few
     /// of a coarse round; the order is ddmin's own.
     fn rounds(&self) -> Vec<Round<'_>> {
+        self.rounds_with_levels()
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect()
+    }
+
+    /// [`Ddmin::rounds`], each with its [`Schedule::Counter`] level (0 with halving).
+    fn rounds_with_levels(&self) -> Vec<(Round<'_>, usize)> {
         let mut rounds = Vec::new();
         if self.is_finished() || self.current.len() < 2 {
             return rounds;
         }
-        let mut k = self.n.min(self.current.len());
+        let len = self.current.len();
+        if self.options.schedule == Schedule::Counter {
+            for (level, &size) in counter_sizes().iter().enumerate().skip(self.level) {
+                if size >= len {
+                    continue;
+                }
+                let parts = len.div_ceil(size);
+                let round = Round::new(&self.current, parts, true, self.offset);
+                rounds.push((round, level));
+            }
+            return rounds;
+        }
+        let mut k = self.n.min(len);
         loop {
-            rounds.push(Round::new(
-                &self.current,
-                k,
-                self.options.complements_only,
-                self.offset,
+            rounds.push((
+                Round::new(&self.current, k, self.options.complements_only, self.offset),
+                0,
             ));
-            if k >= self.current.len() {
+            if k >= len {
                 return rounds;
             }
-            k = (2 * k).min(self.current.len());
+            k = (2 * k).min(len);
         }
     }
 
@@ -268,10 +336,10 @@ impl Ddmin {
             self.finished = true;
             return;
         };
-        let rounds = self.rounds();
-        let round = rounds
+        let rounds = self.rounds_with_levels();
+        let (round, level) = rounds
             .iter()
-            .find(|r| {
+            .find(|(r, _)| {
                 if i < r.len() {
                     return true;
                 }
@@ -281,7 +349,22 @@ impl Ddmin {
             .expect("the index of a configuration handed over");
         let (subset, part, k) = (round.is_subset(i), round.part_of(i), round.n);
         let config = round.config(i);
+        let level = *level;
         self.current = config;
+        if self.options.schedule == Schedule::Counter {
+            // The same part size goes on, from the part after the removed one (with two
+            // parts, a kept subset is the other part removed).
+            self.level = level;
+            self.offset = if !self.options.resume {
+                0
+            } else if subset {
+                // Part `part` was kept: the other went; what follows it is part 0 now.
+                0
+            } else {
+                part
+            };
+            return;
+        }
         if subset {
             self.n = 2;
             self.offset = 0;
@@ -315,7 +398,38 @@ mod tests {
         try_empty: false,
         complements_only: true,
         resume: true,
+        schedule: Schedule::Halving,
     };
+
+    /// The same with CDD's part sizes.
+    const COUNTER: DdminOptions = DdminOptions {
+        try_empty: true,
+        complements_only: true,
+        resume: true,
+        schedule: Schedule::Counter,
+    };
+
+    #[test]
+    fn counter_sizes_are_cdds() {
+        assert_eq!(counter_sizes(), [9, 6, 4, 2, 1]);
+    }
+
+    #[test]
+    fn counter_schedule_removes_parts_of_its_sizes() {
+        // Nothing is interesting: after the empty set, parts of about 9 (three: 6, 7
+        // and 7 elements), then 6 (four of 5), 4 (five), 2 (ten), 1 (twenty).
+        let mut seen = Vec::new();
+        ddmin::<()>(20, COUNTER, &mut |configs| {
+            seen.extend(configs.map(|c| 20 - c.len()));
+            Ok(None)
+        })
+        .unwrap();
+        assert_eq!(seen[0], 20, "the empty configuration first");
+        assert_eq!(seen.len(), 1 + 3 + 4 + 5 + 10 + 20);
+        assert_eq!(&seen[1..4], [6, 7, 7]);
+        assert!(seen[4..8].iter().all(|&r| r == 5));
+        assert!(seen[23..].iter().all(|&r| r == 1));
+    }
 
     fn run_with(
         len: usize,
@@ -440,7 +554,7 @@ mod tests {
         ) {
             let needed: BTreeSet<usize> = needed.into_iter().filter(|&e| e < len).collect();
             let interesting = |c: &[usize]| needed.iter().all(|e| c.contains(e));
-            for options in [DdminOptions::default(), REDUCER] {
+            for options in [DdminOptions::default(), REDUCER, COUNTER] {
                 let (result, _) = run_with(len, options, &interesting);
                 prop_assert!(interesting(&result));
                 prop_assert!(is_one_minimal(&result, &interesting));
@@ -466,7 +580,7 @@ mod tests {
                 }
                 h % 3 == 0
             };
-            for options in [DdminOptions::default(), REDUCER] {
+            for options in [DdminOptions::default(), REDUCER, COUNTER] {
                 let (result, _) = run_with(len, options, &interesting);
                 prop_assert!(interesting(&result));
                 prop_assert!(is_one_minimal(&result, &interesting), "seed {seed}: {result:?}");

@@ -41,7 +41,7 @@ mod session;
 mod stats;
 
 pub use crate::cache::{Cache, TextKey};
-pub use crate::ddmin::{Configs, Ddmin, DdminOptions, Round, ddmin};
+pub use crate::ddmin::{Configs, Ddmin, DdminOptions, Round, Schedule, ddmin};
 pub use crate::document::{Document, Stop, count_errors, leaves};
 pub use crate::edit::{Edit, EditSet};
 pub use crate::error::Error;

@@ -10,6 +10,7 @@ use hdd_grammar::{Lang, Table};
 use tree_sitter::Parser;
 
 use crate::cache::{Cache, TextKey};
+use crate::ddmin::Schedule;
 use crate::document::Document;
 use crate::edit::{Clash, Edit, EditSet, Onto};
 use crate::error::Error;
@@ -57,6 +58,8 @@ pub struct Session<'a> {
     /// Successes are used in candidate order only, as with one job: the result does not
     /// depend on the number of jobs.
     deterministic: bool,
+    /// How the passes' ddmin runs shrink their parts.
+    schedule: Schedule,
     /// The edits of every best, for rebasing.
     history: History,
     flights: Flights,
@@ -117,6 +120,7 @@ impl<'a> Session<'a> {
             active: None,
             run: PassRun::default(),
             deterministic: false,
+            schedule: Schedule::default(),
             history: History::default(),
             flights: Flights::default(),
             next_ticket: 0,
@@ -135,6 +139,18 @@ impl<'a> Session<'a> {
     /// best and merged.
     pub fn set_deterministic(&mut self, deterministic: bool) {
         self.deterministic = deterministic;
+    }
+
+    /// Sets how the passes' ddmin runs (HDD's levels, lists of lines, tokens, names,
+    /// literals) shrink their parts: ddmin's halving (the default) or CDD's counter.
+    pub fn set_schedule(&mut self, schedule: Schedule) {
+        self.schedule = schedule;
+    }
+
+    /// How the passes' ddmin runs shrink their parts ([`Session::set_schedule`]).
+    #[must_use]
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
     }
 
     /// Sets when passes stop early in [`Session::reduce`] (`None`: never; every pass then

@@ -16,7 +16,7 @@
 
 pub use hdd_core::{
     BoxError, ClosureExecutor, Document, Edit, EditSet, Error, Event, Executor, Pass, PassStats,
-    Session, Stats,
+    Schedule, Session, Stats,
 };
 pub use hdd_grammar::Lang;
 
@@ -64,6 +64,7 @@ pub struct Reducer {
     lang: Option<Lang>,
     original_checked: bool,
     deterministic: bool,
+    schedule: Schedule,
 }
 
 impl Reducer {
@@ -74,6 +75,7 @@ impl Reducer {
             lang,
             original_checked: false,
             deterministic: false,
+            schedule: Schedule::Halving,
         }
     }
 
@@ -91,6 +93,14 @@ impl Reducer {
     #[must_use]
     pub fn deterministic(mut self, deterministic: bool) -> Reducer {
         self.deterministic = deterministic;
+        self
+    }
+
+    /// How the passes' ddmin runs shrink their parts ([`Session::set_schedule`]):
+    /// ddmin's halving (the default) or CDD's counter.
+    #[must_use]
+    pub fn schedule(mut self, schedule: Schedule) -> Reducer {
+        self.schedule = schedule;
         self
     }
 
@@ -142,6 +152,7 @@ impl Reducer {
             })
         })?;
         session.set_deterministic(self.deterministic);
+        session.set_schedule(self.schedule);
         let before = Sizes::of(session.current());
         let input_errors = session.current().error_count();
         let result = if self.original_checked {

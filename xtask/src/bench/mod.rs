@@ -10,7 +10,8 @@
 //! files, one named step at a time.
 //!
 //! `--big` is a mode of its own (`big/`): hdd alone on generated big inputs, for the time
-//! to its first test, its memory and how fast it stops.
+//! to its first test, its memory and how fast it stops; so is `--overhead`
+//! (`overhead.rs`): hdd's own costs around the tests.
 //!
 //! Modules: `cases` (discovery, filter, copies), `plan` (tools and runs), `process` (release
 //! build, PATH), `run` (the harness runs and the `.jsonl`), `record` (harness results, reuse),
@@ -20,6 +21,7 @@ mod big;
 mod cases;
 mod clock;
 mod fsutil;
+mod overhead;
 mod plan;
 mod process;
 mod record;
@@ -78,6 +80,11 @@ pub(crate) struct BenchArgs {
     /// target/bench/big/; --cases filters them by name, --timeout limits each run).
     #[arg(long, conflicts_with_all = ["parallel", "tools", "reuse", "bench_dir"])]
     big: bool,
+    /// hdd's own costs instead: the engine and the validity filter on 5,000 lines of C
+    /// (in process, `cargo bench -p hdd --bench overhead`), the binary's start with a test
+    /// that says no, and peak memory on 5 MB of JSON.
+    #[arg(long, conflicts_with_all = ["parallel", "tools", "reuse", "bench_dir", "big", "cases"])]
+    overhead: bool,
 }
 
 /// A rendered table and where it goes: the `BENCH.md` section key and its header.
@@ -88,6 +95,9 @@ struct Rendered {
 }
 
 pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
+    if args.overhead {
+        return overhead::bench_overhead(root, args.jobs, args.timeout);
+    }
     if args.big {
         let big = big::BigArgs {
             jobs: args.jobs,

@@ -18,7 +18,7 @@ use tree_sitter::Node;
 use hdd_grammar::Table;
 
 use super::text::{is_space, swallow_space};
-use crate::ddmin::{Ddmin, DdminOptions};
+use crate::ddmin::{Ddmin, DdminOptions, Schedule};
 use crate::document::{Document, Stop, Ticker};
 use crate::edit::{Edit, EditSet};
 use crate::error::Error;
@@ -92,10 +92,14 @@ const MIN_COARSE_SAVING: usize = 64;
 /// are rebased onto the new best, and the deeper levels are read again from it.
 fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<bool, Error> {
     let units = |base: &Document, stop: Stop<'_>| all_levels(base, table, min_saving, stop);
+    let options = DdminOptions {
+        schedule: session.schedule(),
+        ..DDMIN_OPTIONS
+    };
     let fresh = |levels: &[Vec<Edit>]| -> Vec<Ddmin> {
         levels
             .iter()
-            .map(|l| Ddmin::new(l.len(), DDMIN_OPTIONS))
+            .map(|l| Ddmin::new(l.len(), options))
             .collect()
     };
     let mut progress = false;
@@ -284,6 +288,7 @@ const DDMIN_OPTIONS: DdminOptions = DdminOptions {
     try_empty: true,
     complements_only: true,
     resume: true,
+    schedule: Schedule::Halving,
 };
 
 /// The candidate that applies the `removed` units.

@@ -5,11 +5,11 @@ mod hdd;
 mod hoist;
 mod inline;
 mod lines;
-mod literals;
 mod names;
 mod outline;
 mod perses;
 mod rename;
+mod simplify;
 mod text;
 mod tokens;
 mod units;
@@ -23,11 +23,11 @@ pub use self::hdd::{Hdd, HddCoarse};
 pub use self::hoist::Hoist;
 pub use self::inline::Inline;
 pub use self::lines::Lines;
-pub use self::literals::Literals;
 pub use self::names::Names;
 pub(crate) use self::outline::Outline;
 pub use self::perses::Perses;
 pub use self::rename::Rename;
+pub use self::simplify::Simplify;
 pub use self::tokens::Tokens;
 pub use self::whitespace::Whitespace;
 pub use self::window::Window;
@@ -50,7 +50,7 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     passes.push(Box::new(Window));
     if grammar {
         passes.push(Box::new(Inline));
-        passes.push(Box::new(Literals));
+        passes.push(Box::new(Simplify));
         passes.push(Box::new(Rename));
     } else {
         passes.push(Box::new(Bytes));

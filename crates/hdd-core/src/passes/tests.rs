@@ -154,20 +154,42 @@ fn rename_keeps_names_the_test_needs() {
 #[test]
 fn literals_become_the_shortest_of_their_kind() {
     check_pass(
-        &mut Literals,
+        &mut Simplify,
         "char *s = \"a long string\"; int n = 123456; int m = 0x7fff;\n",
         &["n = "],
-        "char *s = \"\"; int n = 0; int m = 0;\n",
+        "int *s = \"\"; int n = 0; int m = 0;\n",
     );
 }
 
 #[test]
 fn literals_keep_the_values_the_test_needs() {
     check_pass(
-        &mut Literals,
+        &mut Simplify,
         "int n = 123456; int m = 0x7fff;\n",
         &["0x7fff"],
         "int n = 0; int m = 0x7fff;\n",
+    );
+}
+
+#[test]
+fn types_become_the_shortest_of_their_place() {
+    check_pass(
+        &mut Simplify,
+        "typedef long my_size; my_size n; uint32_t m; unsigned long k; struct point { int x; } p;\n\
+         int8_t keep;\n",
+        &["typedef long", "int8_t keep"],
+        "typedef long int; int n; int m; int k; int p;\nint8_t keep;\n",
+    );
+}
+
+#[test]
+fn rust_types_become_the_shortest_of_their_place() {
+    check_pass_in(
+        Lang::Rust,
+        &mut Simplify,
+        "struct Meters(u64); fn f(m: Meters, n: u64) -> Meters { m }\n",
+        &["struct Meters", "-> Meters"],
+        "struct Meters(u8); fn f(m: u8, n: u8) -> Meters { m }\n",
     );
 }
 

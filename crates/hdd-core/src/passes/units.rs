@@ -55,6 +55,7 @@ pub(super) fn ddmin_groups_while<U>(
             try_empty,
             complements_only: true,
             resume: true,
+            schedule: session.schedule(),
         },
     );
     while !run.is_finished() {

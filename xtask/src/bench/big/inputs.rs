@@ -28,6 +28,10 @@ pub(super) enum Shape {
     JsonObjects(usize),
     /// `[` nested this deep around `42`; the test needs 42 and 300 levels.
     JsonArrays(usize),
+    /// An array of records (an id, a name, tags, a nested object), about this many
+    /// bytes, one line each; the test needs the record whose name is `MAGIC`, in the
+    /// middle.
+    JsonRecords(usize),
 }
 
 /// How many levels of nesting the JSON inputs' test needs.
@@ -47,6 +51,12 @@ pub(super) fn all() -> Vec<BigInput> {
         c("c-1mb", MB),
         c("c-5mb", 5 * MB),
         c("c-50mb", 50 * MB),
+        BigInput {
+            name: "json-5mb",
+            file: "big.json",
+            lang: None,
+            shape: Shape::JsonRecords(5 * MB),
+        },
         BigInput {
             name: "text-50mb",
             file: "big.txt",
@@ -76,13 +86,16 @@ impl BigInput {
             Shape::Text(bytes) => text_lines(bytes),
             Shape::JsonObjects(depth) => nested("{\"a\":", "}", depth),
             Shape::JsonArrays(depth) => nested("[", "]", depth),
+            Shape::JsonRecords(bytes) => json_records(bytes),
         }
     }
 
     /// The body of the test script (after `#!/bin/sh`), the candidate in `$HDD_FILE`.
     pub(super) fn test_body(&self) -> String {
         match self.shape {
-            Shape::C(_) | Shape::Text(_) => "grep -q MAGIC \"$HDD_FILE\"".to_owned(),
+            Shape::C(_) | Shape::Text(_) | Shape::JsonRecords(_) => {
+                "grep -q MAGIC \"$HDD_FILE\"".to_owned()
+            }
             Shape::JsonObjects(_) => json_test("{\"a\":"),
             Shape::JsonArrays(_) => json_test("["),
         }
@@ -123,6 +136,34 @@ fn c_functions(bytes: usize) -> String {
         text.push_str(&c_function(i));
         i += 1;
     }
+    text
+}
+
+/// A JSON array of records, one a line, up to about `bytes` bytes; the one named `MAGIC`
+/// in the middle.
+fn json_records(bytes: usize) -> String {
+    let mut text = String::with_capacity(bytes + 256);
+    text.push_str("[\n");
+    let mut i = 0;
+    let mut magic = false;
+    while text.len() < bytes {
+        let name = if !magic && text.len() >= bytes / 2 {
+            magic = true;
+            "MAGIC".to_owned()
+        } else {
+            format!("item-{i}")
+        };
+        text.push_str(&format!(
+            "  {{\"id\": {i}, \"name\": \"{name}\", \"tags\": [\"t{}\", \"t{}\"],              \"price\": {}.{:02}, \"stock\": {{\"here\": {}, \"there\": null}}}},\n",
+            i % 13,
+            i % 7,
+            i % 500,
+            i % 100,
+            i % 31,
+        ));
+        i += 1;
+    }
+    text.push_str("  {\"id\": -1}\n]\n");
     text
 }
 
@@ -185,6 +226,19 @@ mod tests {
         let deep = nested("{\"a\":", "}", 3);
         assert_eq!(deep, "{\"a\":{\"a\":{\"a\":42}}}\n");
         assert!(json_test("[").contains(&"[".repeat(JSON_LEVELS)));
+        let records = json_records(10_000);
+        assert!(
+            (10_000..10_300).contains(&records.len()),
+            "{}",
+            records.len()
+        );
+        assert_eq!(records.matches("MAGIC").count(), 1);
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&hdd_grammar::Lang::Json.ts_language())
+            .unwrap();
+        let tree = parser.parse(&records, None).unwrap();
+        assert!(!tree.root_node().has_error(), "the records are valid JSON");
     }
 
     #[test]

@@ -29,25 +29,25 @@ pub(super) struct Setup<'a> {
 
 /// What a run showed. Times are seconds from the start of the process.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct Measured {
+pub(crate) struct Measured {
     /// The `start` event: the input read, checked and parsed.
-    pub(super) started: Option<f64>,
+    pub(crate) started: Option<f64>,
     /// The first test of a candidate (the first run of the test after `start`).
-    pub(super) first_test: Option<f64>,
+    pub(crate) first_test: Option<f64>,
     /// The first `accepted` event.
-    pub(super) first_accepted: Option<f64>,
+    pub(crate) first_accepted: Option<f64>,
     /// Until the process ended.
-    pub(super) total: f64,
+    pub(crate) total: f64,
     /// Stopped (SIGINT) at the time limit.
-    pub(super) timed_out: bool,
-    pub(super) exit_code: Option<i32>,
+    pub(crate) timed_out: bool,
+    pub(crate) exit_code: Option<i32>,
     /// From the `done` event.
-    pub(super) tests: Option<u64>,
-    pub(super) final_bytes: Option<u64>,
+    pub(crate) tests: Option<u64>,
+    pub(crate) final_bytes: Option<u64>,
     /// The peak resident memory of the hdd process, in kB.
-    pub(super) peak_rss_kb: Option<u64>,
+    pub(crate) peak_rss_kb: Option<u64>,
     /// From the SIGINT sent by [`run`]'s `interrupt_after` to the end of the process.
-    pub(super) sigint_to_exit: Option<f64>,
+    pub(crate) sigint_to_exit: Option<f64>,
 }
 
 /// How often the process's memory is looked at.

@@ -19,7 +19,8 @@ use std::time::Duration;
 use anyhow::{Context as _, Result};
 
 use self::inputs::{BigInput, JSON_LEVELS};
-use self::measure::{Measured, Setup};
+pub(crate) use self::measure::Measured;
+use self::measure::Setup;
 use super::clock::Utc;
 use super::process;
 use super::table;
@@ -87,25 +88,8 @@ pub(super) fn bench_big(args: &BigArgs<'_>, root: &Path) -> Result<()> {
 /// Writes `input` and its test to `dir`, and runs hdd on it twice: to its end (or the
 /// time limit), and with a SIGINT 5 s in.
 fn run_input(input: &BigInput, dir: &Path, hdd: &Path, jobs: u32, limit: Duration) -> Result<Row> {
-    eprintln!("{}: writing the input", input.name);
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let text = input.text();
-    let path = dir.join(input.file);
-    fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
-    let log = dir.join("test-runs");
-    let test = dir.join("test.sh");
-    fs::write(&test, measure::test_script(&log, &input.test_body()))
-        .with_context(|| format!("writing {}", test.display()))?;
-    fs::set_permissions(&test, fs::Permissions::from_mode(0o755))?;
-    let setup = Setup {
-        hdd,
-        input: &path,
-        lang: input.lang,
-        test: &test,
-        log: &log,
-        jobs,
-        output: dir.join(format!("out-{}", input.file)),
-    };
+    let staged = Staged::write(input, dir)?;
+    let setup = staged.setup(input, hdd, jobs);
     eprintln!("{}: reducing", input.name);
     let full = measure::run(&setup, limit, None)?;
     eprintln!("{}: reducing, with a SIGINT after 5 s", input.name);
@@ -113,10 +97,75 @@ fn run_input(input: &BigInput, dir: &Path, hdd: &Path, jobs: u32, limit: Duratio
     let _ = fs::remove_file(&setup.output);
     Ok(Row {
         name: input.name,
-        bytes: text.len(),
+        bytes: staged.bytes,
         full,
         interrupted,
     })
+}
+
+/// One run of the release hdd (built by the caller) on the big input named `name`, in
+/// `target/bench/big/NAME/`: its size in bytes and what the run showed.
+pub(super) fn measure_named(
+    name: &str,
+    root: &Path,
+    jobs: u32,
+    limit: Duration,
+) -> Result<(usize, Measured)> {
+    let input = inputs::all()
+        .into_iter()
+        .find(|i| i.name == name)
+        .with_context(|| format!("no big input named {name}"))?;
+    let target = process::target_dir(root);
+    let staged = Staged::write(&input, &target.join("bench/big").join(input.name))?;
+    let hdd = target.join("release/hdd");
+    let setup = staged.setup(&input, &hdd, jobs);
+    eprintln!("{}: reducing", input.name);
+    let measured = measure::run(&setup, limit, None)?;
+    let _ = fs::remove_file(&setup.output);
+    Ok((staged.bytes, measured))
+}
+
+/// An input and its test written to a folder.
+struct Staged {
+    dir: std::path::PathBuf,
+    path: std::path::PathBuf,
+    test: std::path::PathBuf,
+    log: std::path::PathBuf,
+    bytes: usize,
+}
+
+impl Staged {
+    fn write(input: &BigInput, dir: &Path) -> Result<Staged> {
+        eprintln!("{}: writing the input", input.name);
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let text = input.text();
+        let path = dir.join(input.file);
+        fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+        let log = dir.join("test-runs");
+        let test = dir.join("test.sh");
+        fs::write(&test, measure::test_script(&log, &input.test_body()))
+            .with_context(|| format!("writing {}", test.display()))?;
+        fs::set_permissions(&test, fs::Permissions::from_mode(0o755))?;
+        Ok(Staged {
+            dir: dir.to_owned(),
+            path,
+            test,
+            log,
+            bytes: text.len(),
+        })
+    }
+
+    fn setup<'a>(&'a self, input: &BigInput, hdd: &'a Path, jobs: u32) -> Setup<'a> {
+        Setup {
+            hdd,
+            input: &self.path,
+            lang: input.lang,
+            test: &self.test,
+            log: &self.log,
+            jobs,
+            output: self.dir.join(format!("out-{}", input.file)),
+        }
+    }
 }
 
 /// The markdown table, one row per input.
@@ -165,9 +214,9 @@ fn legend() -> String {
          `accepted` event; total: t = stopped at the time limit; tests and final bytes from the \
          `done` event; peak RSS = hdd's own `VmHWM` (its tests not counted), and over the \
          input's size; SIGINT → exit = a second run, sent SIGINT 5 s in (\"ended first\": it was \
-         over by then). All times in seconds from the start of the process. Tests: C and text \
-         `grep -q MAGIC` (one function or line in the middle), JSON: 42 and {JSON_LEVELS} levels \
-         of the nesting."
+         over by then). All times in seconds from the start of the process. Tests: C, text and \
+         JSON records `grep -q MAGIC` (one function, line or record in the middle), nested \
+         JSON: 42 and {JSON_LEVELS} levels of the nesting."
     )
 }
 

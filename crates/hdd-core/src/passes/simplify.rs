@@ -1,0 +1,196 @@
+//! ## What it does
+//! Simplifies the small nodes that must stay but need not be what they are, each to the
+//! shortest text of its kind, by ddmin over all of them at once (the ones that do not
+//! matter go in a few tests):
+//! - literals (a named node whose kind says number, string, char, …): `0`, `""`, `'a'`;
+//! - other nodes without named children, whose kind derives a shorter text than theirs:
+//!   C's `uint32_t` (a `primitive_type`) becomes `int`, `unsigned long` becomes `long`;
+//! - types: a node whose kind stands for a type (it has a supertype named `…type…`, as
+//!   C's `type_specifier` or Rust's `_type`) becomes the shortest keyword-like text of a
+//!   kind under that supertype (C's `int`, Rust's `u8`): `my_size_t` and `struct point`
+//!   become `int`, `Vec<String>` becomes `u8`. Types go first, by a ddmin of their own
+//!   over the outermost ones; then the literals and other small nodes of what is left.
+//!
+//! Names other than types' are left to `rename` (it renames every use at once).
+//!
+//! ## When it helps
+//! At the end: long strings, odd constants and exotic types that survived because their
+//! node is required, not because their value matters. A type simplified lets what
+//! defined it go: the `#include <stdint.h>` that `int8_t` needed, a `typedef`.
+//!
+//! ## Example
+//! `#include <stdint.h>` `uint8_t n = 123456;` with a test that needs a declaration of
+//! `n` becomes `#include <stdint.h>` `int n = 0;`, and the include goes in the next round.
+
+use hdd_grammar::{KindInfo, Table};
+use tree_sitter::Node;
+
+use super::units::ddmin_units;
+use crate::document::{Document, Stop, Ticker};
+use crate::edit::Edit;
+use crate::error::Error;
+use crate::pass::Pass;
+use crate::session::Session;
+
+/// The simplification pass.
+#[derive(Debug, Default)]
+pub struct Simplify;
+
+impl Pass for Simplify {
+    fn name(&self) -> &'static str {
+        "simplify"
+    }
+
+    fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
+        let Some(table) = session.table().copied() else {
+            return Ok(());
+        };
+        let keywords = keyword_yields(&table);
+        for phase in [Phase::Types, Phase::Leaves] {
+            let base = session.current().clone();
+            let units = simplify_units(&base, &table, &keywords, phase, &|| {
+                session.stop_requested()
+            })?;
+            if !units.is_empty() {
+                ddmin_units(session, &base, &units, true)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a ddmin run of the pass simplifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The outermost nodes that stand for a type.
+    Types,
+    /// Literals and nodes without named children.
+    Leaves,
+}
+
+/// Whether a node kind names a literal (`number_literal`, `string`, `integer_literal`,
+/// `char_literal`, `float_literal`, `raw_string_literal`, …).
+fn is_literal_kind(kind: &str) -> bool {
+    ["number", "integer", "float", "string", "char", "literal"]
+        .iter()
+        .any(|w| kind.contains(w))
+        && !kind.contains("content")
+        && !kind.contains("fragment")
+}
+
+/// Whether a node kind names a name (`identifier`, `field_identifier`, …): `rename`'s.
+fn is_name_kind(kind: &str) -> bool {
+    kind.ends_with("identifier")
+}
+
+/// The kind's table entry, by the rule's name or else the visible kind.
+fn info_of(table: &Table, node: Node<'_>) -> Option<&'static KindInfo> {
+    table
+        .kind(node.grammar_name())
+        .or_else(|| table.kind(node.kind()))
+}
+
+/// Whether a supertype stands for types (C `type_specifier`, Rust `_type`; not C's
+/// `_type_declarator`, which is a declarator's place).
+fn is_type_supertype(name: &str) -> bool {
+    name.contains("type") && !name.contains("declarator")
+}
+
+/// For each supertype that stands for types, the shortest keyword-like text (letters,
+/// digits and `_`, not starting with a digit) that a kind under it derives, names
+/// aside: C `type_specifier` -> `int`. A name's kind derives a representative (`a`),
+/// never a keyword, so names are left out.
+fn keyword_yields(table: &Table) -> Vec<(&'static str, &'static str)> {
+    let keyword = |y: &str| {
+        y.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+            && y.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    let mut best: Vec<(&'static str, &'static str)> = Vec::new();
+    for kind in table.kinds {
+        if is_name_kind(kind.name) || kind.name.starts_with('_') || !keyword(kind.min_yield) {
+            continue;
+        }
+        for &supertype in kind.supertypes.iter().filter(|s| is_type_supertype(s)) {
+            match best.iter_mut().find(|(s, _)| *s == supertype) {
+                Some(entry) if entry.1.len() > kind.min_yield.len() => entry.1 = kind.min_yield,
+                Some(_) => {}
+                None => best.push((supertype, kind.min_yield)),
+            }
+        }
+    }
+    best
+}
+
+/// The replacement of a node that stands for a type by the shortest type keyword, if
+/// that is shorter. A type's name is often an alias of the grammar's identifier: its
+/// place is the visible kind's (its supertypes are types'), not the identifier rule's.
+fn type_simplification(
+    node: Node<'_>,
+    table: &Table,
+    keywords: &[(&'static str, &'static str)],
+) -> Option<Edit> {
+    let range = node.byte_range();
+    let info = table.kind(node.kind()).or_else(|| info_of(table, node))?;
+    let with = info
+        .supertypes
+        .iter()
+        .filter_map(|s| keywords.iter().find(|(k, _)| k == s))
+        .map(|(_, y)| *y)
+        .min_by_key(|y| y.len())?;
+    (with.len() < range.len()).then(|| Edit::replace(range, with))
+}
+
+/// The replacement of a literal or a node without named children (names aside: they
+/// are `rename`'s) by the shortest text of its kind, if that is shorter.
+fn leaf_simplification(node: Node<'_>, table: &Table) -> Option<Edit> {
+    if is_name_kind(node.kind()) {
+        return None;
+    }
+    let range = node.byte_range();
+    let with = info_of(table, node)?.min_yield;
+    (!with.is_empty() && with.len() < range.len()).then(|| Edit::replace(range, with))
+}
+
+fn simplify_units(
+    doc: &Document,
+    table: &Table,
+    keywords: &[(&'static str, &'static str)],
+    phase: Phase,
+    stop: Stop<'_>,
+) -> Result<Vec<Edit>, Error> {
+    let Some(tree) = doc.tree() else {
+        return Ok(Vec::new());
+    };
+    let mut ticker = Ticker::new(stop);
+    let mut units = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        ticker.tick()?;
+        if node.is_extra() || node.is_error() || node.is_missing() {
+            continue;
+        }
+        if node.is_named() && !node.has_error() {
+            let unit = match phase {
+                Phase::Types => type_simplification(node, table, keywords),
+                Phase::Leaves => {
+                    let literal = is_literal_kind(node.kind());
+                    if literal || node.named_child_count() == 0 {
+                        // A literal's insides (escapes, contents) are not simplified
+                        // apart from it.
+                        units.extend(leaf_simplification(node, table));
+                        continue;
+                    }
+                    None
+                }
+            };
+            if let Some(unit) = unit {
+                units.push(unit);
+                continue;
+            }
+        }
+        let mut cursor = node.walk();
+        let children: Vec<_> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(units)
+}
