@@ -1,5 +1,5 @@
 //! The round loop: [`Session::reduce`] runs the outline phase of a huge input, then the
-//! passes in turn until a whole round saves nothing (a fixpoint), and
+//! passes in turn until a whole round accepts nothing (a fixpoint), and
 //! [`Session::run_pass`] runs one pass once.
 
 use crate::error::Error;
@@ -36,7 +36,7 @@ impl Session<'_> {
         loop {
             self.begin_round(patient)?;
             let predicted = self.stats().predicted;
-            let before = self.current().text().len();
+            let before = self.stats().accepted;
             let mut stopped = false;
             let count = passes.len();
             for (index, pass) in passes.iter_mut().enumerate() {
@@ -48,7 +48,8 @@ impl Session<'_> {
                 stopped |= self.run_pass_as(pass.name(), |session| pass.run(session))?;
             }
             self.end_round()?;
-            if self.current().text().len() < before {
+            // Every accepted best is smaller (shortlex): any acceptance is progress.
+            if self.stats().accepted > before {
                 patient = true;
             } else if stopped || self.stats().predicted > predicted {
                 // Something was skipped (a pass stopped early, a candidate predicted to

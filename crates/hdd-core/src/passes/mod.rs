@@ -1,12 +1,15 @@
 //! Passes: each proposes candidates (edit sets) and learns which one was interesting.
 
 mod bytes;
+mod defs;
+mod deps;
 mod hdd;
 mod hoist;
 mod inline;
 mod lines;
 mod names;
 mod outline;
+mod params;
 mod perses;
 mod rename;
 mod simplify;
@@ -19,12 +22,14 @@ mod window;
 use crate::pass::Pass;
 
 pub use self::bytes::Bytes;
+pub use self::defs::Defs;
 pub use self::hdd::{Hdd, HddCoarse};
 pub use self::hoist::Hoist;
 pub use self::inline::Inline;
 pub use self::lines::Lines;
 pub use self::names::Names;
 pub(crate) use self::outline::Outline;
+pub use self::params::Params;
 pub use self::perses::Perses;
 pub use self::rename::Rename;
 pub use self::simplify::Simplify;
@@ -33,17 +38,20 @@ pub use self::whitespace::Whitespace;
 pub use self::window::Window;
 
 /// The passes of a run, in the order a round runs them: the tree first (HDD's coarse
-/// sweeps, cheap on a big text; names; full HDD; hoisting), then lines and tokens (fine,
-/// language-agnostic), then inlining and the cleanups: literals and names with a grammar,
-/// bytes without one, whitespace last.
+/// sweeps, cheap on a big text; definitions by their dependencies; names; full HDD;
+/// hoisting; parameters with their arguments), then lines and tokens (fine,
+/// language-agnostic), then inlining and the cleanups: literals and types, and names,
+/// with a grammar, bytes without one, whitespace last.
 #[must_use]
 pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
     if grammar {
         passes.push(Box::new(HddCoarse));
+        passes.push(Box::new(Defs));
         passes.push(Box::new(Names));
         passes.push(Box::new(Hdd));
         passes.push(Box::new(Hoist));
+        passes.push(Box::new(Params));
     }
     passes.push(Box::new(Lines));
     passes.push(Box::new(Tokens));

@@ -4,9 +4,12 @@
 //! statement of a block, a top-level definition, an argument, a member of an object,
 //! class or struct). Names are identifier tokens (`identifier`, `type_identifier`,
 //! `property_identifier`, …) that occur at least twice, grouped by their text, so a
-//! field and a variable of the same name go together. ddmin runs over the names in the
-//! order of their first occurrence, so names that only go away together (a helper and
-//! the only function that calls it) go in one test.
+//! field and a variable of the same name go together. ddmin runs over the names that
+//! top-level items define in the order of the definitions' dependency graph ([`deps`]:
+//! users before what they use, so after a success ddmin's next tests take what became
+//! unused), then over the other names in the order of their first occurrence.
+//!
+//! [`deps`]: super::deps
 //!
 //! ## When it helps
 //! After HDD, whose removals of single nodes all fail when a definition is still used
@@ -23,6 +26,7 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
+use super::deps::definitions;
 use super::hdd::{child_unit, children_with_fields};
 use super::text::is_name;
 use super::units::ddmin_groups;
@@ -49,44 +53,51 @@ impl Pass for Names {
             return Ok(());
         };
         let base = session.current().clone();
-        let groups = name_groups(&base, &table, &|| session.stop_requested())?;
+        let stop = || session.stop_requested();
+        let mut groups = name_groups(&base, &table, &stop)?;
+        let defs = definitions(&base, &table, &stop)?;
+        // A stable sort: names no top-level item defines keep their order, last.
+        groups.sort_by_cached_key(|(name, _)| defs.rank_of(name).unwrap_or(usize::MAX));
+        let groups: Vec<Vec<Edit>> = groups.into_iter().map(|(_, edits)| edits).collect();
         ddmin_groups(session, &base, &groups, Vec::as_slice, true)?;
         Ok(())
     }
 }
 
-/// For every name that occurs at least twice, the deletions that remove each of its
-/// occurrences; names in the order of their first occurrence.
+/// A name's text and the deletions of each of its occurrences.
+type NameGroup<'d> = (&'d [u8], Vec<Edit>);
+
+/// For every name that occurs at least twice, its text and the deletions that remove
+/// each of its occurrences; names in the order of their first occurrence.
 ///
 /// # Errors
 /// [`Error::Stopped`] when `stop` says so.
-pub(super) fn name_groups(
-    doc: &Document,
+fn name_groups<'d>(
+    doc: &'d Document,
     table: &Table,
     stop: Stop<'_>,
-) -> Result<Vec<Vec<Edit>>, Error> {
+) -> Result<Vec<NameGroup<'d>>, Error> {
     let Some(tree) = doc.tree() else {
         return Ok(Vec::new());
     };
     let text = doc.text();
     let mut by_name: HashMap<&[u8], usize> = HashMap::new();
-    let mut groups: Vec<(Vec<Edit>, usize)> = Vec::new();
+    let mut groups: Vec<(&[u8], Vec<Edit>, usize)> = Vec::new();
     placed_leaves(tree.root_node(), table, text, is_name, stop, |name| {
-        let g = *by_name
-            .entry(&text[name.leaf.byte_range()])
-            .or_insert_with(|| {
-                groups.push((Vec::new(), 0));
-                groups.len() - 1
-            });
-        groups[g].1 += 1;
+        let key = &text[name.leaf.byte_range()];
+        let g = *by_name.entry(key).or_insert_with(|| {
+            groups.push((key, Vec::new(), 0));
+            groups.len() - 1
+        });
+        groups[g].2 += 1;
         if let Some(edit) = name.deletion {
-            groups[g].0.push(edit);
+            groups[g].1.push(edit);
         }
     })?;
     Ok(groups
         .into_iter()
-        .filter(|(edits, count)| *count >= 2 && edits.len() == *count)
-        .map(|(edits, _)| edits)
+        .filter(|(_, edits, count)| *count >= 2 && edits.len() == *count)
+        .map(|(name, edits, _)| (name, edits))
         .collect())
 }
 

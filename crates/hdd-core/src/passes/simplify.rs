@@ -30,7 +30,7 @@ use crate::document::{Document, Stop, Ticker};
 use crate::edit::Edit;
 use crate::error::Error;
 use crate::pass::Pass;
-use crate::session::Session;
+use crate::session::{Session, shortlex_smaller};
 
 /// The simplification pass.
 #[derive(Debug, Default)]
@@ -126,6 +126,7 @@ fn keyword_yields(table: &Table) -> Vec<(&'static str, &'static str)> {
 /// place is the visible kind's (its supertypes are types'), not the identifier rule's.
 fn type_simplification(
     node: Node<'_>,
+    text: &[u8],
     table: &Table,
     keywords: &[(&'static str, &'static str)],
 ) -> Option<Edit> {
@@ -137,18 +138,20 @@ fn type_simplification(
         .filter_map(|s| keywords.iter().find(|(k, _)| k == s))
         .map(|(_, y)| *y)
         .min_by_key(|y| y.len())?;
-    (with.len() < range.len()).then(|| Edit::replace(range, with))
+    shortlex_smaller(with.as_bytes(), &text[range.clone()]).then(|| Edit::replace(range, with))
 }
 
 /// The replacement of a literal or a node without named children (names aside: they
-/// are `rename`'s) by the shortest text of its kind, if that is shorter.
-fn leaf_simplification(node: Node<'_>, table: &Table) -> Option<Edit> {
+/// are `rename`'s) by the shortest text of its kind, if that is smaller (shortlex: `5`
+/// becomes `0`, which may let the test pass without what made the 5 matter).
+fn leaf_simplification(node: Node<'_>, text: &[u8], table: &Table) -> Option<Edit> {
     if is_name_kind(node.kind()) {
         return None;
     }
     let range = node.byte_range();
     let with = info_of(table, node)?.min_yield;
-    (!with.is_empty() && with.len() < range.len()).then(|| Edit::replace(range, with))
+    (!with.is_empty() && shortlex_smaller(with.as_bytes(), &text[range.clone()]))
+        .then(|| Edit::replace(range, with))
 }
 
 fn simplify_units(
@@ -171,13 +174,13 @@ fn simplify_units(
         }
         if node.is_named() && !node.has_error() {
             let unit = match phase {
-                Phase::Types => type_simplification(node, table, keywords),
+                Phase::Types => type_simplification(node, doc.text(), table, keywords),
                 Phase::Leaves => {
                     let literal = is_literal_kind(node.kind());
                     if literal || node.named_child_count() == 0 {
                         // A literal's insides (escapes, contents) are not simplified
                         // apart from it.
-                        units.extend(leaf_simplification(node, table));
+                        units.extend(leaf_simplification(node, doc.text(), table));
                         continue;
                     }
                     None

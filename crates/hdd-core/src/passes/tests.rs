@@ -45,6 +45,104 @@ fn run_to_fixpoint(
     session.finish()
 }
 
+/// A compiler's view of C calls: the text must hold `bug();`, and each function it calls
+/// (`return NAME(`) must still be defined (`int NAME(int x) {`).
+fn calls_are_defined(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    text.contains("bug();")
+        && ["f", "g", "h", "p", "q"].iter().all(|name| {
+            !text.contains(&format!("return {name}("))
+                || text.contains(&format!("int {name}(int x) {{"))
+        })
+}
+
+#[test]
+fn defs_deletes_a_chain_of_helpers_and_a_cycle_in_one_run() {
+    let input = "int h(int x) { return x; }\n\
+                 int g(int x) { return h(x); }\n\
+                 int f(int x) { return g(x); }\n\
+                 int q(int x) { return p(x); }\n\
+                 int p(int x) { return q(x); }\n\
+                 int main(void) { bug(); }\n";
+    let mut exec = ClosureExecutor::new(calls_are_defined);
+    let mut observer = |_: Event<'_>| Ok(());
+    let mut session = Session::new(
+        Some(Lang::C),
+        input.as_bytes().to_vec(),
+        &mut exec,
+        &mut observer,
+    )
+    .unwrap();
+    session.check_original().unwrap();
+    session.run_pass(&mut Defs).unwrap();
+    let (doc, _) = session.finish();
+    assert_eq!(
+        String::from_utf8_lossy(doc.text()),
+        "int main(void) { bug(); }\n"
+    );
+}
+
+#[test]
+fn params_deletes_a_parameter_with_its_arguments() {
+    // The test is a compiler's: every call passes as many arguments as `f` has
+    // parameters (two commas, one or none in the definition and in each call).
+    let input = "int f(int a, int b, int c) { return b; }\n\
+                 int main(void) { int x = 1, y = 3; return f(x, 2, y) + f(1, 2, 3); }\n";
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        let arity = |s: &str| s.matches(',').count();
+        let Some((def, calls)) = t.split_once('\n') else {
+            return false;
+        };
+        let params = def.split_once('{').map_or(99, |(head, _)| arity(head));
+        t.contains("return b;")
+            && calls.split("f(").skip(1).all(|call| {
+                call.split_once(')')
+                    .is_some_and(|(a, _)| arity(a) == params)
+            })
+    });
+    let (doc, _) = run_to_fixpoint(Lang::C, &mut Params, input, &mut exec);
+    assert_eq!(
+        String::from_utf8_lossy(doc.text()),
+        "int f(int b) { return b; }\nint main(void) { int x = 1, y = 3; return f(2) + f(2); }\n"
+    );
+}
+
+#[test]
+fn params_deletes_an_sql_column_with_its_values() {
+    // sqlite's view: every row inserts as many values as the table has columns.
+    let input =
+        "CREATE TABLE t(a int, b int, c int);\nINSERT INTO t VALUES (1, 2, 3), (4, 5, 6);\n";
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        let Some((create, insert)) = t.split_once('\n') else {
+            return false;
+        };
+        let columns = create.matches(',').count();
+        create.contains("b int")
+            && insert
+                .split('(')
+                .skip(1)
+                .all(|row| row.split(')').next().unwrap().matches(',').count() == columns)
+    });
+    let (doc, _) = run_to_fixpoint(Lang::Sql, &mut Params, input, &mut exec);
+    assert_eq!(
+        String::from_utf8_lossy(doc.text()),
+        "CREATE TABLE t(b int);\nINSERT INTO t VALUES (2), (5);\n"
+    );
+}
+
+#[test]
+fn params_leaves_functions_whose_calls_disagree() {
+    check_pass_in(
+        Lang::JavaScript,
+        &mut Params,
+        "function f(a, b) { return b; }\nf(1, 2); f(3);\n",
+        &["return"],
+        "function f(a, b) { return b; }\nf(1, 2); f(3);\n",
+    );
+}
+
 #[test]
 fn hdd_removes_whole_definitions() {
     check_pass(
@@ -168,6 +266,17 @@ fn literals_keep_the_values_the_test_needs() {
         "int n = 123456; int m = 0x7fff;\n",
         &["0x7fff"],
         "int n = 0; int m = 0x7fff;\n",
+    );
+}
+
+#[test]
+fn literals_as_long_as_their_kinds_smallest_are_lowered() {
+    // Shortlex progress: `5` -> `0` saves no byte but comes first in byte order.
+    check_pass(
+        &mut Simplify,
+        "int n = 5; int m = 6; int k = 0;\n",
+        &["int m"],
+        "int n = 0; int m = 0; int k = 0;\n",
     );
 }
 

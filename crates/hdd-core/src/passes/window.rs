@@ -1,7 +1,10 @@
 //! ## What it does
 //! Removes every run of `k` consecutive tokens, for `k` from 4 down to 1, sliding along the
 //! text (C-Reduce's token-window removal). Most windows break the syntax and are filtered
-//! without a test; the rest are tried one by one.
+//! without a test; the rest are tried one by one. Then the same with a bracket group
+//! `(…)`, `[…]` or `{…}` counting as one token (C-Vise's balanced removal, widened): runs
+//! of up to 3 items of one nesting level, at least one of them a group, so
+//! `REFERENCES a(c)` or `__attribute__((x))` goes in one piece whatever its length.
 //!
 //! ## When it helps
 //! Last, on small results: qualifiers, casts, `struct x` pairs, `a->` prefixes, operators
@@ -22,6 +25,8 @@ use crate::session::Session;
 const MAX_TOKENS: usize = 5000;
 /// The widest window.
 const MAX_WINDOW: usize = 4;
+/// The widest window of items, bracket groups counting as one.
+const MAX_GROUP_WINDOW: usize = 3;
 
 /// The token-window pass.
 #[derive(Debug, Default)]
@@ -53,6 +58,110 @@ impl Pass for Window {
                 }
             }
         }
+        for k in (1..=MAX_GROUP_WINDOW).rev() {
+            let mut start = 0;
+            loop {
+                let base = session.current().clone();
+                let tokens = token_ranges(&base, &|| session.stop_requested())?;
+                if tokens.len() > MAX_TOKENS || start >= tokens.len() {
+                    break;
+                }
+                let kinds = brackets(base.text(), &tokens);
+                let windows: Vec<(usize, usize)> = (start..tokens.len())
+                    .filter_map(|s| group_window(&kinds, s, k).map(|end| (s, end)))
+                    .collect();
+                let mut candidates = windows.iter().map(|&(s, end)| {
+                    let range = tokens[s].start..tokens[end].end;
+                    EditSet::new(vec![Edit::delete(swallow_space(base.text(), range))])
+                });
+                match session.first_interesting(&base, &mut candidates)? {
+                    Some(i) => start = windows[i].0,
+                    None => break,
+                }
+            }
+        }
         Ok(())
+    }
+}
+
+/// What a token is to the bracket structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bracket {
+    /// It opens a group that the token at this index closes.
+    Opens(usize),
+    /// It closes a bracket (or is a stray closer).
+    Closes,
+    /// Anything else, an opener left unclosed included.
+    Other,
+}
+
+/// What each token is to the bracket structure (`(`, `[`, `{` and their closers, as
+/// tokens of their own).
+fn brackets(text: &[u8], tokens: &[std::ops::Range<usize>]) -> Vec<Bracket> {
+    let mut kinds = vec![Bracket::Other; tokens.len()];
+    let mut open: Vec<(u8, usize)> = Vec::new();
+    for (i, range) in tokens.iter().enumerate() {
+        match &text[range.clone()] {
+            [b @ (b'(' | b'[' | b'{')] => open.push((*b, i)),
+            [b @ (b')' | b']' | b'}')] => {
+                kinds[i] = Bracket::Closes;
+                let wanted = match b {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                // A stray closer leaves the openers as they are.
+                if open.last().is_some_and(|&(o, _)| o == wanted) {
+                    let (_, at) = open.pop().expect("just looked");
+                    kinds[at] = Bracket::Opens(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    kinds
+}
+
+/// The last token of the run of `k` items from token `start` (a bracket group is one
+/// item), if the run stays on one nesting level (it meets no closer) and holds a group.
+fn group_window(kinds: &[Bracket], start: usize, k: usize) -> Option<usize> {
+    let mut at = start;
+    let mut groups = 0;
+    let mut end = start;
+    for _ in 0..k {
+        end = match *kinds.get(at)? {
+            Bracket::Opens(close) => {
+                groups += 1;
+                close
+            }
+            Bracket::Closes => return None,
+            Bracket::Other => at,
+        };
+        at = end + 1;
+    }
+    (groups > 0).then_some(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_one_item_and_runs_stay_on_their_level() {
+        let text = b"a b(c d)e[f] }";
+        // Tokens: a b ( c d ) e [ f ] }
+        let tokens: Vec<std::ops::Range<usize>> = [0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13]
+            .iter()
+            .map(|&i| i..i + 1)
+            .collect();
+        let kinds = brackets(text, &tokens);
+        assert_eq!(kinds[2], Bracket::Opens(5));
+        assert_eq!(kinds[7], Bracket::Opens(9));
+        assert_eq!(kinds[10], Bracket::Closes, "a stray closer");
+        assert_eq!(group_window(&kinds, 1, 3), Some(6), "b (c d) e");
+        assert_eq!(group_window(&kinds, 2, 1), Some(5), "(c d) alone");
+        assert_eq!(group_window(&kinds, 0, 1), None, "no group");
+        assert_eq!(group_window(&kinds, 4, 2), None, "d ) leaves its level");
+        assert_eq!(group_window(&kinds, 6, 3), None, "e [f] }} meets a closer");
     }
 }
