@@ -106,8 +106,9 @@ pub(crate) struct ReduceArgs {
     /// since, are not seen.
     #[arg(long)]
     pub(crate) no_cache: bool,
-    /// How the passes' ddmin runs shrink their parts: `halving` (ddmin's, the default)
-    /// or `counter` (CDD's). For measuring them side by side.
+    /// How the passes' ddmin runs shrink their parts: `halving` (ddmin's, the default),
+    /// `counter` (CDD's) or `weighted` (halving, HDD's parts of equal weight: WDD's). For
+    /// measuring them side by side.
     #[arg(long, value_name = "SCHEDULE", default_value = "halving", hide = true)]
     pub(crate) list_schedule: ListSchedule,
     /// Print events as JSON lines on stdout (start, round_start, pass_start, pass_end,
@@ -130,4 +131,6 @@ pub(crate) enum ListSchedule {
     Halving,
     /// CDD's counter.
     Counter,
+    /// Halving, HDD's parts of equal weight (WDD).
+    Weighted,
 }

@@ -132,6 +132,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
             .schedule(match args.list_schedule {
                 ListSchedule::Counter => hdd::Schedule::Counter,
                 ListSchedule::Halving => hdd::Schedule::Halving,
+                ListSchedule::Weighted => hdd::Schedule::Weighted,
             })
             .reduce_partial(input, &mut executor, &mut observe)
     };

@@ -14,6 +14,10 @@ pub enum Schedule {
     /// them). Sizes not below the set's own are skipped (the empty configuration, tried
     /// first, covers them).
     Counter,
+    /// Halving, with parts of about equal *weight* rather than equal count when the run
+    /// has weights ([`Ddmin::with_weights`]; WDD: Zhou et al., "Weighted Delta
+    /// Debugging"): a big element gets a part of its own early, small ones share.
+    Weighted,
 }
 
 /// The part sizes of [`Schedule::Counter`], round by round (the last is 1).
@@ -80,13 +84,47 @@ pub struct Round<'c> {
 
 impl<'c> Round<'c> {
     fn new(current: &'c [usize], n: usize, complements_only: bool, offset: usize) -> Round<'c> {
+        Round::weighted(current, n, complements_only, offset, None)
+    }
+
+    /// [`Round::new`], the parts cut at equal shares of the elements' total `weights`
+    /// (each part non-empty) when given.
+    fn weighted(
+        current: &'c [usize],
+        n: usize,
+        complements_only: bool,
+        offset: usize,
+        weights: Option<&[u64]>,
+    ) -> Round<'c> {
         let len = current.len();
         let mut bounds = Vec::with_capacity(n + 1);
         let mut start = 0;
         bounds.push(0);
-        for j in 0..n {
-            start += (len - start) / (n - j);
-            bounds.push(start);
+        if let Some(weights) = weights {
+            let mut prefix = Vec::with_capacity(len + 1);
+            prefix.push(0u64);
+            for &e in current {
+                prefix.push(prefix[prefix.len() - 1] + weights[e].max(1));
+            }
+            let total = prefix[len];
+            for j in 1..n {
+                let target = total / n as u64 * j as u64;
+                // The cut nearest to the target share.
+                let mut cut = prefix.partition_point(|&p| p < target);
+                if cut > 0 && target - prefix[cut - 1] < prefix[cut].saturating_sub(target) {
+                    cut -= 1;
+                }
+                // Each part takes one element at least, and leaves one for each part after.
+                let end = cut.clamp(start + 1, len - (n - j));
+                bounds.push(end);
+                start = end;
+            }
+            bounds.push(len);
+        } else {
+            for j in 0..n {
+                start += (len - start) / (n - j);
+                bounds.push(start);
+            }
         }
         Round {
             current,
@@ -201,6 +239,8 @@ pub fn ddmin<E>(
 #[derive(Debug, Clone)]
 pub struct Ddmin {
     current: Vec<usize>,
+    /// Each element's weight ([`Schedule::Weighted`]), by element.
+    weights: Option<Vec<u64>>,
     n: usize,
     /// [`Schedule::Counter`]'s round: an index into [`counter_sizes`].
     level: usize,
@@ -216,6 +256,7 @@ impl Ddmin {
     pub fn new(len: usize, options: DdminOptions) -> Ddmin {
         Ddmin {
             current: (0..len).collect(),
+            weights: None,
             n: 2,
             level: 0,
             offset: 0,
@@ -223,6 +264,17 @@ impl Ddmin {
             options,
             finished: false,
         }
+    }
+
+    /// A run over the elements of `weights`, each weighing what it says: with
+    /// [`Schedule::Weighted`] the parts of a round have about equal weights.
+    #[must_use]
+    pub fn with_weights(weights: Vec<u64>, options: DdminOptions) -> Ddmin {
+        let mut run = Ddmin::new(weights.len(), options);
+        if options.schedule == Schedule::Weighted {
+            run.weights = Some(weights);
+        }
+        run
     }
 
     /// Whether the run is over: [`Ddmin::kept`] is 1-minimal.
@@ -269,7 +321,13 @@ impl Ddmin {
         let mut k = self.n.min(len);
         loop {
             rounds.push((
-                Round::new(&self.current, k, self.options.complements_only, self.offset),
+                Round::weighted(
+                    &self.current,
+                    k,
+                    self.options.complements_only,
+                    self.offset,
+                    self.weights.as_deref(),
+                ),
                 0,
             ));
             if k >= len {
@@ -408,6 +466,24 @@ mod tests {
         resume: true,
         schedule: Schedule::Counter,
     };
+
+    #[test]
+    fn weighted_parts_have_about_equal_weights() {
+        // One heavy element among light ones: at granularity 2 it is a part of its own.
+        let weights = vec![1, 1, 100, 1, 1, 1];
+        let options = DdminOptions {
+            schedule: Schedule::Weighted,
+            ..REDUCER
+        };
+        let run = Ddmin::with_weights(weights, options);
+        let first: Vec<Vec<usize>> = run.removals().take(2).collect();
+        assert_eq!(first, [vec![3, 4, 5], vec![0, 1, 2]]);
+        let unweighted = Ddmin::with_weights(vec![1, 1, 100, 1, 1, 1], REDUCER);
+        let first: Vec<Vec<usize>> = unweighted.removals().take(2).collect();
+        assert_eq!(first, [vec![3, 4, 5], vec![0, 1, 2]]);
+        let round = Round::weighted(&[0, 1, 2, 3, 4, 5], 3, true, 0, Some(&[1, 1, 100, 1, 1, 1]));
+        assert_eq!(round.bounds, [0, 2, 3, 6], "the heavy one alone");
+    }
 
     #[test]
     fn counter_sizes_are_cdds() {
@@ -585,6 +661,18 @@ mod tests {
                 prop_assert!(interesting(&result));
                 prop_assert!(is_one_minimal(&result, &interesting), "seed {seed}: {result:?}");
             }
+            // Weighted parts, the weights from the seed.
+            let weights: Vec<u64> = (0..len as u64).map(|i| (seed >> (i % 60)) % 7 + 1).collect();
+            let mut run = Ddmin::with_weights(
+                weights,
+                DdminOptions { schedule: Schedule::Weighted, ..REDUCER },
+            );
+            while !run.is_finished() {
+                let found = run.configs().position(|c| interesting(&c));
+                run.advance(found);
+            }
+            prop_assert!(interesting(run.kept()));
+            prop_assert!(is_one_minimal(run.kept(), &interesting), "seed {seed} weighted");
         }
     }
 }

@@ -99,7 +99,10 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
     let fresh = |levels: &[Vec<Edit>]| -> Vec<Ddmin> {
         levels
             .iter()
-            .map(|l| Ddmin::new(l.len(), options))
+            .map(|l| {
+                let weights = l.iter().map(|e| e.saving().unsigned_abs() as u64).collect();
+                Ddmin::with_weights(weights, options)
+            })
             .collect()
     };
     let mut progress = false;
