@@ -54,6 +54,16 @@ fn json_events_describe_the_run() {
     assert_eq!(done["before"]["bytes"], INPUT.len());
     assert!(done["tests"].as_u64().unwrap() > 4);
     assert!(!done["passes"].as_array().unwrap().is_empty());
+    for pass in done["passes"].as_array().unwrap() {
+        let tests = pass["tests"].as_f64().unwrap();
+        let per_test = pass["bytes_per_test"].as_f64().unwrap();
+        let expected = if tests == 0.0 {
+            0.0
+        } else {
+            pass["bytes_saved"].as_f64().unwrap() / tests
+        };
+        assert!((per_test - expected).abs() <= 0.05, "{pass}");
+    }
     // Every accepted best is smaller than the one before (shortlex: no longer, and as
     // long only when it comes first in byte order) and the last is the result.
     let accepted: Vec<u64> = events
