@@ -40,6 +40,9 @@ pub struct SlotInfo {
     pub required: bool,
     /// Whether the slot holds a list of children.
     pub multiple: bool,
+    /// The named kinds a child in the slot may have: visible kinds and supertypes (a
+    /// child fits when its kind or one of its supertypes is listed), sorted.
+    pub types: &'static [&'static str],
 }
 
 /// A language's complete table, sorted by name so lookups are binary searches.
@@ -60,6 +63,18 @@ impl Table {
             .binary_search_by(|k| k.name.cmp(name))
             .ok()
             .map(|i| &kinds[i])
+    }
+
+    /// Whether a node of visible kind `kind` may fill `slot` (its kind, or one of its
+    /// supertypes, is among the slot's types).
+    #[must_use]
+    pub fn fits(&self, slot: &SlotInfo, kind: &str) -> bool {
+        slot.types.binary_search(&kind).is_ok()
+            || self.kind(kind).is_some_and(|k| {
+                k.supertypes
+                    .iter()
+                    .any(|s| slot.types.binary_search(s).is_ok())
+            })
     }
 
     /// The slot of a visible parent kind for a field (`None` = unnamed children).

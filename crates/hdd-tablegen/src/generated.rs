@@ -29,6 +29,9 @@ pub struct OwnedSlotInfo {
     pub required: bool,
     /// Whether the slot holds a list of children.
     pub multiple: bool,
+    /// The named kinds (visible kinds and supertypes) a child in the slot may have,
+    /// sorted.
+    pub types: Vec<String>,
 }
 
 /// The generated table of one language.

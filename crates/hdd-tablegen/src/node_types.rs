@@ -78,10 +78,24 @@ impl NodeTypes {
 /// The slot of `kind` for `field` (`None`: unnamed children) described by `info`.
 fn slot(kind: &str, field: Option<&str>, info: &Value) -> OwnedSlotInfo {
     let flag = |key| info.get(key).and_then(Value::as_bool).unwrap_or(false);
+    let mut types: Vec<String> = info
+        .get("types")
+        .and_then(Value::as_array)
+        .map(|types| {
+            types
+                .iter()
+                .filter(|t| t.get("named").and_then(Value::as_bool).unwrap_or(false))
+                .filter_map(|t| str_field(t, "type").map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    types.sort();
+    types.dedup();
     OwnedSlotInfo {
         kind: kind.to_owned(),
         field: field.map(str::to_owned),
         required: flag("required"),
         multiple: flag("multiple"),
+        types,
     }
 }

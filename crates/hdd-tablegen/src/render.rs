@@ -58,21 +58,25 @@ fn render_array(out: &mut String, key: &str, type_name: &str, elements: &[Vec<St
     }
 }
 
-fn kind_fields(kind: &OwnedKindInfo) -> Vec<String> {
-    // rustfmt keeps an array on one line while its items and separators fit
-    // in 60 columns (`array_width`), otherwise puts one item per line.
-    let quoted: Vec<String> = kind.supertypes.iter().map(|s| format!("{s:?}")).collect();
+/// `key: &[…],` as rustfmt writes it: on one line while its items and separators fit
+/// in 60 columns (`array_width`), otherwise one item per line.
+fn str_array_field(key: &str, items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("{s:?}")).collect();
     let joined = quoted.join(", ");
-    let supertypes = if joined.len() <= 60 {
-        format!("supertypes: &[{joined}],")
+    if joined.len() <= 60 {
+        format!("{key}: &[{joined}],")
     } else {
-        let mut field = "supertypes: &[\n".to_owned();
+        let mut field = format!("{key}: &[\n");
         for q in &quoted {
             let _ = writeln!(field, "    {q},");
         }
         field.push_str("],");
         field
-    };
+    }
+}
+
+fn kind_fields(kind: &OwnedKindInfo) -> Vec<String> {
+    let supertypes = str_array_field("supertypes", &kind.supertypes);
     vec![
         format!("name: {:?},", kind.name),
         format!("min_yield: {:?},", kind.min_yield),
@@ -92,6 +96,7 @@ fn slot_fields(slot: &OwnedSlotInfo) -> Vec<String> {
         format!("field: {},", option_literal(slot.field.as_deref())),
         format!("required: {},", slot.required),
         format!("multiple: {},", slot.multiple),
+        str_array_field("types", &slot.types),
     ]
 }
 
@@ -134,6 +139,7 @@ mod tests {
                 field: Some("body".into()),
                 required: true,
                 multiple: false,
+                types: vec!["compound_statement".into()],
             }],
             rounds: 1,
         };
@@ -167,6 +173,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         field: Some("body"),
         required: true,
         multiple: false,
+        types: &["compound_statement"],
     }],
 };
 "#;

@@ -1,10 +1,13 @@
 //! ## What it does
 //! Replaces a node by a compatible descendant (Perses' "replace with a compatible
-//! descendant", picireny's hoisting): a descendant of the same kind, or of a kind that
+//! descendant", picireny's hoisting): a descendant of the same kind, of a kind that
 //! shares a supertype with it (C: any `expression` in place of an `expression`, any
-//! `statement` in place of a `statement`). Nodes are visited largest first; for each, the
-//! first compatible descendant on every path below it, nearest first, within a few
-//! levels.
+//! `statement` in place of a `statement`), or of a kind the node's place in its parent
+//! admits (`node-types.json`'s types of that slot: SQL's `select` inside a
+//! `create_view`, both statements; a C declaration inside a function, at the top
+//! level). Nodes are visited largest first; for each, the first compatible descendant
+//! on every path below it, nearest first, then the compatible ones below those, within
+//! a few levels (a dozen candidates at most).
 //!
 //! Where the nesting goes deep (a node whose only compatible descendant has only one,
 //! and so on), the bottom of that chain and the points half, a quarter, … of the way
@@ -26,7 +29,7 @@ use std::collections::{HashSet, VecDeque};
 
 use tree_sitter::Node;
 
-use hdd_grammar::Table;
+use hdd_grammar::{SlotInfo, Table};
 
 use crate::cache::TextKey;
 use crate::document::{Stop, Ticker};
@@ -61,9 +64,11 @@ impl Pass for Hoist {
             let Some(tree) = base.tree() else {
                 return Ok(());
             };
-            let mut nodes = named_nodes(tree.root_node(), &|| session.stop_requested())?;
-            nodes.sort_by_key(|n| std::cmp::Reverse(n.byte_range().len()));
-            let key = |n: &Node<'_>| (n.kind_id(), TextKey::of(&base.text()[n.byte_range()]));
+            let mut nodes = named_nodes(tree.root_node(), &table, &|| session.stop_requested())?;
+            nodes.sort_by_key(|(n, _)| std::cmp::Reverse(n.byte_range().len()));
+            let key = |(n, _): &(Node<'_>, Place)| {
+                (n.kind_id(), TextKey::of(&base.text()[n.byte_range()]))
+            };
             // Every node's candidates in one sequence (a parallel executor runs ahead into
             // the next nodes'); `owner[i]` is the node of candidate `i`.
             let owner = RefCell::new(Vec::new());
@@ -73,17 +78,25 @@ impl Pass for Hoist {
                     .iter()
                     .enumerate()
                     .filter(|(_, n)| seen.insert(key(n)))
-                    .flat_map(|(at, &node)| {
-                        let hoists = compatible_descendants(node, &table);
+                    .flat_map(|(at, &(node, place))| {
+                        let hoists = compatible_descendants(node, place, &table);
                         let deep = match chain_next(node, &hoists) {
-                            Some(_) => chain_jumps(node, &table),
+                            Some(_) => chain_jumps(node, place, &table),
                             None => Vec::new(),
                         };
                         let owner = &owner;
+                        // The nearest on each path first, then those below them.
+                        let mut lifts = hoists;
+                        for d in all_compatible_descendants(node, place, &table) {
+                            if !lifts.contains(&d) {
+                                lifts.push(d);
+                            }
+                        }
+                        lifts.truncate(MAX_CANDIDATES);
                         deep.into_iter()
                             .map(move |d| hoist(node, d))
                             .chain(unwrap(node).into_iter().map(Some))
-                            .chain(hoists.into_iter().map(move |d| hoist(node, d)))
+                            .chain(lifts.into_iter().map(move |d| hoist(node, d)))
                             .inspect(move |_| owner.borrow_mut().push(at))
                     });
                 session.first_interesting(&base, &mut candidates)?
@@ -127,28 +140,48 @@ pub(super) fn unwrap(node: Node<'_>) -> Option<EditSet> {
     ])
 }
 
-/// Every named node, without recursion.
+/// A node's place: the slot it fills in its parent (`None` for the root, or a slot the
+/// table does not know).
+pub(super) type Place = Option<&'static SlotInfo>;
+
+/// Every named node with its place, without recursion.
 ///
 /// # Errors
 /// [`Error::Stopped`] when `stop` says so.
-fn named_nodes<'t>(root: Node<'t>, stop: Stop<'_>) -> Result<Vec<Node<'t>>, Error> {
+fn named_nodes<'t>(
+    root: Node<'t>,
+    table: &Table,
+    stop: Stop<'_>,
+) -> Result<Vec<(Node<'t>, Place)>, Error> {
     let mut ticker = Ticker::new(stop);
     let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
+    let mut stack = vec![(root, None)];
+    while let Some((node, place)) = stack.pop() {
         ticker.tick()?;
         if node.is_named() && !node.is_error() && !node.is_missing() {
-            out.push(node);
+            out.push((node, place));
         }
         let mut cursor = node.walk();
-        stack.extend(node.children(&mut cursor));
+        if cursor.goto_first_child() {
+            loop {
+                let slot = table.slot(node.kind(), cursor.field_name());
+                stack.push((cursor.node(), slot));
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
     }
     Ok(out)
 }
 
-/// Whether a node of kind `b` may stand where a node of kind `a` stands.
-fn compatible(table: &Table, a: Node<'_>, b: Node<'_>) -> bool {
+/// Whether a node of kind `b` may stand where `a` stands (in `place`): the same kind, a
+/// shared supertype, or a kind the place admits.
+fn compatible(table: &Table, a: Node<'_>, place: Place, b: Node<'_>) -> bool {
     if a.kind_id() == b.kind_id() {
+        return true;
+    }
+    if place.is_some_and(|slot| table.fits(slot, b.kind())) {
         return true;
     }
     let (Some(ka), Some(kb)) = (table.kind(a.kind()), table.kind(b.kind())) else {
@@ -165,15 +198,17 @@ fn compatible(table: &Table, a: Node<'_>, b: Node<'_>) -> bool {
 /// chain, and a test that needs some of the nesting still keeps half of it in a few
 /// steps. Nothing for chains shorter than 4. The walk stops after [`MAX_CHAIN`] nodes, so
 /// each node costs a bounded walk.
-fn chain_jumps<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
+fn chain_jumps<'t>(node: Node<'t>, place: Place, table: &Table) -> Vec<Node<'t>> {
     let mut chain = Vec::new();
     let mut at = node;
     while chain.len() < MAX_CHAIN {
-        let below = compatible_descendants(at, table);
+        // Below the top, a link's own place does not count: what the chain lifts goes
+        // into the top's place.
+        let below = compatible_descendants(at, if at == node { place } else { None }, table);
         let Some(next) = chain_next(node, &below) else {
             break;
         };
-        if !compatible(table, node, next) {
+        if !compatible(table, node, place, next) {
             break;
         }
         chain.push(next);
@@ -211,8 +246,25 @@ const CHAIN_SHARE: usize = 16;
 /// How far down a chain of single compatible descendants [`chain_jumps`] walks.
 const MAX_CHAIN: usize = 1 << 14;
 
-/// The first compatible descendant on each path below `node`, breadth first.
-pub(super) fn compatible_descendants<'t>(node: Node<'t>, table: &Table) -> Vec<Node<'t>> {
+/// The first compatible descendant on each path below `node` (in `place`), breadth
+/// first.
+pub(super) fn compatible_descendants<'t>(
+    node: Node<'t>,
+    place: Place,
+    table: &Table,
+) -> Vec<Node<'t>> {
+    descendants(node, place, table, false)
+}
+
+/// Every compatible descendant of `node` (in `place`) within [`MAX_DEPTH`] levels,
+/// breadth first, the compatible ones below a compatible one included: the receiver of
+/// `self.b.iter().filter(f).len()` may become `self` in one step, where each step
+/// between would not be interesting.
+fn all_compatible_descendants<'t>(node: Node<'t>, place: Place, table: &Table) -> Vec<Node<'t>> {
+    descendants(node, place, table, true)
+}
+
+fn descendants<'t>(node: Node<'t>, place: Place, table: &Table, below: bool) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let mut queue = VecDeque::from([(node, 0usize)]);
     while let Some((n, depth)) = queue.pop_front() {
@@ -224,11 +276,15 @@ pub(super) fn compatible_descendants<'t>(node: Node<'t>, table: &Table) -> Vec<N
             if child.is_error() || child.is_missing() || child.is_extra() {
                 continue;
             }
-            if compatible(table, node, child) && child.byte_range().len() < node.byte_range().len()
+            if compatible(table, node, place, child)
+                && child.byte_range().len() < node.byte_range().len()
             {
                 out.push(child);
                 if out.len() >= MAX_CANDIDATES {
                     return out;
+                }
+                if below {
+                    queue.push_back((child, depth + 1));
                 }
             } else {
                 queue.push_back((child, depth + 1));

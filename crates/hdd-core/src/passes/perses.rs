@@ -68,7 +68,7 @@ impl Pass for Perses {
                 }
                 candidates.extend(unwrap(node).map(Some));
                 candidates.extend(
-                    compatible_descendants(node, &table)
+                    compatible_descendants(node, None, &table)
                         .into_iter()
                         .map(|d| hoist(node, d)),
                 );

@@ -144,6 +144,19 @@ fn params_leaves_functions_whose_calls_disagree() {
 }
 
 #[test]
+fn hoist_lifts_what_the_place_admits() {
+    // A `select` is not a `create_view` and shares no supertype with it, but a statement
+    // may be either.
+    check_pass_in(
+        Lang::Sql,
+        &mut Hoist,
+        "CREATE VIEW b AS SELECT total_cents FROM t;\n",
+        &["SELECT total_cents"],
+        "SELECT total_cents;\n",
+    );
+}
+
+#[test]
 fn hdd_removes_whole_definitions() {
     check_pass(
         &mut Hdd,

@@ -129,3 +129,17 @@ int main(int argc, char **argv) {
 fn c_min_yields_parse_in_place() {
     check_min_yields_in_place(C, SNIPPET, 40);
 }
+
+#[test]
+fn c_slots_know_what_fits_them() {
+    let table = C.table();
+    let top = table.slot("translation_unit", None).unwrap();
+    assert!(table.fits(top, "function_definition"));
+    assert!(
+        table.fits(top, "if_statement"),
+        "through the supertype statement"
+    );
+    assert!(!table.fits(top, "identifier"));
+    let body = table.slot("function_definition", Some("body")).unwrap();
+    assert_eq!(body.types, ["compound_statement"]);
+}
