@@ -31,7 +31,6 @@ mod table;
 use std::collections::BTreeSet;
 use std::env;
 use std::ffi::OsStr;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
@@ -289,13 +288,13 @@ fn render(
 
 /// Rewrites the rendered section of `bench_md` (notes first), leaving the others as they are.
 fn write_section(bench_md: &Path, rendered: &Rendered, notes: &[String]) -> Result<()> {
-    let section = table::section(&rendered.header, notes, &rendered.table);
-    let old = fs::read_to_string(bench_md).unwrap_or_default();
-    fs::write(
+    table::write_section(
         bench_md,
-        table::splice_section(&old, rendered.key, &section),
+        rendered.key,
+        &rendered.header,
+        notes,
+        &rendered.table,
     )
-    .with_context(|| format!("writing {}", bench_md.display()))
 }
 
 fn join(values: &[u32], separator: &str) -> String {

@@ -48,13 +48,13 @@ pub(super) fn bench_overhead(root: &Path, jobs: u32, timeout: u32) -> Result<()>
         Utc::now().minute(),
         process::nproc()
     );
-    let bench_md = root.join("corpus/BENCH.md");
-    let section = table::section(&header, &[], &rendered);
-    let old = fs::read_to_string(&bench_md).unwrap_or_default();
-    fs::write(&bench_md, table::splice_section(&old, "overhead", &section))
-        .with_context(|| format!("writing {}", bench_md.display()))?;
-    eprintln!("wrote {}", bench_md.display());
-    Ok(())
+    table::write_section(
+        &root.join("corpus/BENCH.md"),
+        "overhead",
+        &header,
+        &[],
+        &rendered,
+    )
 }
 
 /// The JSON objects `cargo bench -p hdd --bench overhead` prints, the input written to

@@ -174,6 +174,24 @@ pub(super) fn section(header: &str, notes: &[String], table: &str) -> String {
     section
 }
 
+/// Rewrites the section `key` of `bench_md` (`corpus/BENCH.md`): `header`, a line per
+/// note, then `table`; the other sections stay as they are.
+pub(super) fn write_section(
+    bench_md: &std::path::Path,
+    key: &str,
+    header: &str,
+    notes: &[String],
+    table: &str,
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let old = std::fs::read_to_string(bench_md).unwrap_or_default();
+    let body = section(header, notes, table);
+    std::fs::write(bench_md, splice_section(&old, key, &body))
+        .with_context(|| format!("writing {}", bench_md.display()))?;
+    eprintln!("wrote {}", bench_md.display());
+    Ok(())
+}
+
 /// `existing` (corpus/BENCH.md) with the section `key` replaced by `body`, or appended when it
 /// is not there yet; a missing or empty file starts with the title.
 pub(super) fn splice_section(existing: &str, key: &str, body: &str) -> String {

@@ -76,13 +76,13 @@ pub(super) fn bench_big(args: &BigArgs<'_>, root: &Path) -> Result<()> {
     );
     let rendered = format!("{}\n{}\n", render(&rows), legend());
     print!("{rendered}");
-    let bench_md = root.join("corpus/BENCH.md");
-    let section = table::section(&header, &[], &rendered);
-    let old = fs::read_to_string(&bench_md).unwrap_or_default();
-    fs::write(&bench_md, table::splice_section(&old, "big", &section))
-        .with_context(|| format!("writing {}", bench_md.display()))?;
-    eprintln!("wrote {}", bench_md.display());
-    Ok(())
+    table::write_section(
+        &root.join("corpus/BENCH.md"),
+        "big",
+        &header,
+        &[],
+        &rendered,
+    )
 }
 
 /// Writes `input` and its test to `dir`, and runs hdd on it twice: to its end (or the
