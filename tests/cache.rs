@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use crate::common::{case_with_log, oracle_env, stderr};
 
-/// Forty small functions and a struct; the test needs the one that holds 0x5eed.
+/// Forty small functions and a struct; the test needs the one that holds 0x5eed and
+/// the head of `f33`.
 fn input() -> String {
     let mut text = String::from("struct s { int a; char *b; };\n");
     for i in 0..40 {
@@ -66,7 +67,7 @@ fn a_second_run_on_the_reduced_file_tests_almost_nothing() {
     let first = done(&reduce(tmp.path(), &cache, &[]));
     let first_runs = runs(&log);
     assert_eq!(first["earlier_verdicts"], 0);
-    assert!(first_runs > 40, "{first_runs} tests: too few to measure");
+    assert!(first_runs > 30, "{first_runs} tests: too few to measure");
     let reduced = fs::read(tmp.path().join("in.c")).unwrap();
 
     fs::remove_dir_all(&log).unwrap();
@@ -79,7 +80,7 @@ fn a_second_run_on_the_reduced_file_tests_almost_nothing() {
         again * 20 < first_runs - 4,
         "{again} of {first_runs} tests ran again"
     );
-    assert!(second["earlier_verdicts"].as_u64().unwrap() > 40);
+    assert!(second["earlier_verdicts"].as_u64().unwrap() > 30);
     assert_eq!(fs::read(tmp.path().join("in.c")).unwrap(), reduced);
 
     // --no-cache tests everything again.
