@@ -5,7 +5,10 @@
 //! definition is a node whose `name`, `pattern` or `declarator` field is the name and
 //! whose `value` field holds the value: a C `#define N v` or `int n = v;`, a JavaScript
 //! `const n = v`, a Rust `const N: T = v;` or `let n = v;`. One candidate per name, in the
-//! order of the definitions.
+//! order of the definitions. Then the same for functions that take nothing and return
+//! one expression (a top-level item with a `body` whose only statement returns it, or
+//! is it, as Rust's `{ 3 }`): each call `f()` becomes the expression, and the function
+//! goes.
 //!
 //! ## When it helps
 //! Near the end, when a macro or a constant stands between the bug and a literal the test
@@ -21,8 +24,12 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use hdd_grammar::Table;
+
+use super::hdd::{child_unit, children_with_fields};
 use super::names::{PlacedLeaf, placed_leaves};
 use super::text::{is_name, is_word};
+use crate::document::Document;
 use crate::edit::{Edit, EditSet};
 use crate::error::Error;
 use crate::pass::Pass;
@@ -92,9 +99,130 @@ impl Pass for Inline {
                     continue 'restart;
                 }
             }
+            for (name, candidate) in function_inlinings(&base, &table) {
+                session.check_stop()?;
+                if !tried.insert(name) {
+                    continue;
+                }
+                let mut candidates = std::iter::once(candidate);
+                if session.first_interesting(&base, &mut candidates)?.is_some() {
+                    continue 'restart;
+                }
+            }
             return Ok(());
         }
     }
+}
+
+/// For each top-level function that takes nothing and returns one expression, and is
+/// called: its name and the candidate that deletes it and writes the expression in
+/// place of each call `name()`.
+fn function_inlinings(doc: &Document, table: &Table) -> Vec<(Vec<u8>, Option<EditSet>)> {
+    let Some(tree) = doc.tree() else {
+        return Vec::new();
+    };
+    let text = doc.text();
+    let root = tree.root_node();
+    let children = children_with_fields(root);
+    let mut functions: Vec<(&[u8], Edit, Node<'_>)> = Vec::new();
+    for i in 0..children.len() {
+        let item = children[i].0;
+        let Some((name, value)) = returned_value(item, text) else {
+            continue;
+        };
+        let Some(deletion) =
+            child_unit(root, &children, i, table, text).filter(|e| e.replacement.is_empty())
+        else {
+            continue;
+        };
+        functions.push((&text[name.byte_range()], deletion, value));
+    }
+    if functions.is_empty() {
+        return Vec::new();
+    }
+    // Every call without arguments, by the callee's name.
+    let mut calls: HashMap<&[u8], Vec<Range<usize>>> = HashMap::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let (Some(callee), Some(args)) = (
+            node.child_by_field_name("function"),
+            node.child_by_field_name("arguments"),
+        ) && is_name(callee)
+            && args.named_child_count() == 0
+        {
+            calls
+                .entry(&text[callee.byte_range()])
+                .or_default()
+                .push(node.byte_range());
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    functions
+        .into_iter()
+        .filter_map(|(name, deletion, value)| {
+            let uses = calls.get(name)?;
+            let value_text = parenthesized(&text[value.byte_range()]);
+            let mut edits = vec![deletion];
+            edits.extend(
+                uses.iter()
+                    .map(|call| Edit::replace(call.clone(), value_text.clone())),
+            );
+            Some((name.to_vec(), EditSet::new(edits)))
+        })
+        .collect()
+}
+
+/// The name of `item` and the expression it returns, when `item` is a function that
+/// takes nothing (no parameter, or C's `void`) and whose body's one statement returns an
+/// expression, or is one.
+fn returned_value<'t>(item: Node<'t>, text: &[u8]) -> Option<(Node<'t>, Node<'t>)> {
+    let body = item.child_by_field_name("body")?;
+    // The node with the parameters: the item (Rust, JavaScript), or down C's chain of
+    // declarators.
+    let mut head = item;
+    while head.child_by_field_name("parameters").is_none() {
+        head = head.child_by_field_name("declarator")?;
+    }
+    let name = ["name", "declarator"]
+        .iter()
+        .find_map(|f| head.child_by_field_name(f))
+        .filter(|n| is_name(*n))?;
+    let params = head.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let params: Vec<Node<'_>> = params
+        .named_children(&mut cursor)
+        .filter(|n| !n.is_extra())
+        .collect();
+    match params.as_slice() {
+        [] => {}
+        [only] if &text[only.byte_range()] == b"void" => {}
+        _ => return None,
+    }
+    let mut cursor = body.walk();
+    let statements: Vec<Node<'_>> = body
+        .named_children(&mut cursor)
+        .filter(|n| !n.is_extra())
+        .collect();
+    let [statement] = statements.as_slice() else {
+        return None;
+    };
+    let kind = statement.kind();
+    if kind.contains("return") {
+        let mut cursor = statement.walk();
+        let values: Vec<Node<'_>> = statement
+            .named_children(&mut cursor)
+            .filter(|n| !n.is_extra())
+            .collect();
+        return match values.as_slice() {
+            [value] => Some((name, *value)),
+            _ => None,
+        };
+    }
+    let not_an_expression = ["statement", "declaration", "definition", "item"]
+        .iter()
+        .any(|w| kind.contains(w));
+    (!not_an_expression).then_some((name, *statement))
 }
 
 /// A definition: its name, the range of the name's leaf, its value, and its deletion.

@@ -157,6 +157,23 @@ fn hoist_lifts_what_the_place_admits() {
 }
 
 #[test]
+fn inline_writes_what_a_function_returns_at_its_calls() {
+    check_pass(
+        &mut Inline,
+        "static const char *greeting(void) { return \"hi\"; }\nint main() { puts(greeting()); }\n",
+        &["puts(", "\"hi\""],
+        "int main() { puts(\"hi\"); }\n",
+    );
+    check_pass_in(
+        Lang::Rust,
+        &mut Inline,
+        "fn three() -> u8 { 1 + 2 }\nfn main() { let x = three(); }\n",
+        &["let x", "1 + 2"],
+        "fn main() { let x = (1 + 2); }\n",
+    );
+}
+
+#[test]
 fn hdd_removes_whole_definitions() {
     check_pass(
         &mut Hdd,
