@@ -106,10 +106,10 @@ pub(crate) struct ReduceArgs {
     /// since, are not seen.
     #[arg(long)]
     pub(crate) no_cache: bool,
-    /// How the passes' ddmin runs shrink their parts: `halving` (ddmin's, the default),
-    /// `counter` (CDD's) or `weighted` (halving, HDD's parts of equal weight: WDD's). For
+    /// How the passes' ddmin runs shrink their parts: `weighted` (the default: halving,
+    /// HDD's parts of equal weight, WDD's), `halving` (ddmin's) or `counter` (CDD's). For
     /// measuring them side by side.
-    #[arg(long, value_name = "SCHEDULE", default_value = "halving", hide = true)]
+    #[arg(long, value_name = "SCHEDULE", default_value = "weighted", hide = true)]
     pub(crate) list_schedule: ListSchedule,
     /// Print events as JSON lines on stdout (start, round_start, pass_start, pass_end,
     /// accepted, warning, done, error; see the README).

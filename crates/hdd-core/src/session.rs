@@ -142,7 +142,7 @@ impl<'a> Session<'a> {
     }
 
     /// Sets how the passes' ddmin runs (HDD's levels, lists of lines, tokens, names,
-    /// literals) shrink their parts: ddmin's halving (the default) or CDD's counter.
+    /// literals) shrink their parts: [`Schedule::Weighted`] by default.
     pub fn set_schedule(&mut self, schedule: Schedule) {
         self.schedule = schedule;
     }

@@ -75,7 +75,7 @@ impl Reducer {
             lang,
             original_checked: false,
             deterministic: false,
-            schedule: Schedule::Halving,
+            schedule: Schedule::Weighted,
         }
     }
 
@@ -97,7 +97,8 @@ impl Reducer {
     }
 
     /// How the passes' ddmin runs shrink their parts ([`Session::set_schedule`]):
-    /// ddmin's halving (the default) or CDD's counter.
+    /// HDD's levels in parts of equal weight (the default), ddmin's halving, or CDD's
+    /// counter.
     #[must_use]
     pub fn schedule(mut self, schedule: Schedule) -> Reducer {
         self.schedule = schedule;
