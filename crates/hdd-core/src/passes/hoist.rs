@@ -13,6 +13,10 @@
 //! and so on), the bottom of that chain and the points half, a quarter, … of the way
 //! down come first: one test lifts the inside of `[[[[[[x]]]]]]` out.
 //!
+//! A lift that drops a definition (SQL's `CREATE VIEW b AS …` lifted to its query) is
+//! tried alone, then with the deletion of every statement or element outside the node
+//! that uses the dropped name (neither step alone may be interesting).
+//!
 //! Also tries to unwrap a bracketed node, deleting its opening and closing bracket
 //! (a nested `{ … }` block's statements join the enclosing block; `(x)` becomes `x`).
 //!
@@ -25,12 +29,16 @@
 //! hoisting the statement and then the expression.
 
 use std::cell::RefCell;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::ops::Range;
 
 use tree_sitter::Node;
 
 use hdd_grammar::{SlotInfo, Table};
 
+use super::hdd::{child_unit, children_with_fields};
+use super::names::placed_leaves;
+use super::text::is_name;
 use crate::cache::TextKey;
 use crate::document::{Stop, Ticker};
 use crate::edit::{Edit, EditSet};
@@ -69,6 +77,9 @@ impl Pass for Hoist {
             let key = |(n, _): &(Node<'_>, Place)| {
                 (n.kind_id(), TextKey::of(&base.text()[n.byte_range()]))
             };
+            let sites = name_sites(tree.root_node(), &table, base.text(), &|| {
+                session.stop_requested()
+            })?;
             // Every node's candidates in one sequence (a parallel executor runs ahead into
             // the next nodes'); `owner[i]` is the node of candidate `i`.
             let owner = RefCell::new(Vec::new());
@@ -93,10 +104,19 @@ impl Pass for Hoist {
                             }
                         }
                         lifts.truncate(MAX_CANDIDATES);
+                        let sites = &sites;
                         deep.into_iter()
                             .map(move |d| hoist(node, d))
                             .chain(unwrap(node).into_iter().map(Some))
-                            .chain(lifts.into_iter().map(move |d| hoist(node, d)))
+                            .chain(lifts.into_iter().flat_map(move |d| {
+                                // The lift alone, then with what used the names it drops.
+                                let cleaned = sites.cleanup(node, d).map(|extra| {
+                                    let mut edits = hoist_edits(node, d);
+                                    edits.extend(extra);
+                                    EditSet::new(edits)
+                                });
+                                std::iter::once(hoist(node, d)).chain(cleaned)
+                            }))
                             .inspect(move |_| owner.borrow_mut().push(at))
                     });
                 session.first_interesting(&base, &mut candidates)?
@@ -115,10 +135,119 @@ impl Pass for Hoist {
 /// deletions rather than one replacement, edits inside the descendant still rebase
 /// through it: a parallel run merges a hoist with the successes found inside it.)
 pub(super) fn hoist(node: Node<'_>, descendant: Node<'_>) -> Option<EditSet> {
-    EditSet::new(vec![
+    EditSet::new(hoist_edits(node, descendant))
+}
+
+fn hoist_edits(node: Node<'_>, descendant: Node<'_>) -> Vec<Edit> {
+    vec![
         Edit::delete(node.start_byte()..descendant.start_byte()),
         Edit::delete(descendant.end_byte()..node.end_byte()),
-    ])
+    ]
+}
+
+/// Where each name occurs, for the lifts that drop a definition: lifting a query out of
+/// SQL's `CREATE VIEW b AS …` drops the view `b`, so the statements that use `b` must
+/// go with it (in one candidate, as neither step alone is interesting).
+struct NameSites<'t> {
+    /// Every name leaf, by position.
+    leaves: Vec<Site<'t>>,
+    /// For each name, the indices of its leaves.
+    by_name: HashMap<&'t [u8], Vec<usize>>,
+    /// The top-level items (the root's children) and their deletions, by position.
+    items: Vec<(Range<usize>, Option<Edit>)>,
+}
+
+/// A name leaf: its range, its text, whether it fills a defining field (`name`,
+/// `declarator`), and the deletion of the list element around it.
+struct Site<'t> {
+    range: Range<usize>,
+    name: &'t [u8],
+    defining: bool,
+    deletion: Option<Edit>,
+}
+
+impl NameSites<'_> {
+    /// The deletions of the uses, outside `node`, of the names defined in what lifting
+    /// `descendant` drops; `None` when there are none, or one cannot be deleted.
+    fn cleanup(&self, node: Node<'_>, descendant: Node<'_>) -> Option<Vec<Edit>> {
+        let (outer, inner) = (node.byte_range(), descendant.byte_range());
+        let first = self.leaves.partition_point(|l| l.range.start < outer.start);
+        let mut extra = Vec::new();
+        for site in &self.leaves[first..] {
+            let range = &site.range;
+            if range.start >= outer.end {
+                break;
+            }
+            if !site.defining || (inner.start <= range.start && range.end <= inner.end) {
+                continue;
+            }
+            for &i in &self.by_name[site.name] {
+                let Site {
+                    range: use_range,
+                    deletion,
+                    ..
+                } = &self.leaves[i];
+                if use_range.start >= outer.start && use_range.start < outer.end {
+                    continue;
+                }
+                // The whole top-level item that uses it, unless that item holds the node
+                // too: then the list element around the use.
+                let at = self
+                    .items
+                    .partition_point(|(r, _)| r.end <= use_range.start);
+                let item = self
+                    .items
+                    .get(at)
+                    .filter(|(r, _)| r.start <= use_range.start && !r.contains(&outer.start));
+                match item {
+                    Some((_, item_deletion)) => extra.push(item_deletion.clone()?),
+                    None => extra.push(deletion.clone()?),
+                }
+            }
+        }
+        (!extra.is_empty()).then_some(extra)
+    }
+}
+
+/// Every name leaf of the tree with what [`NameSites`] keeps of it.
+fn name_sites<'t>(
+    root: Node<'t>,
+    table: &Table,
+    text: &'t [u8],
+    stop: Stop<'_>,
+) -> Result<NameSites<'t>, Error> {
+    let children = children_with_fields(root);
+    let items = (0..children.len())
+        .map(|i| {
+            let deletion =
+                child_unit(root, &children, i, table, text).filter(|e| e.replacement.is_empty());
+            (children[i].0.byte_range(), deletion)
+        })
+        .collect();
+    let mut sites = NameSites {
+        leaves: Vec::new(),
+        by_name: HashMap::new(),
+        items,
+    };
+    placed_leaves(root, table, text, is_name, stop, |placed| {
+        let range = placed.leaf.byte_range();
+        let name = &text[range.clone()];
+        let defining = placed
+            .parent
+            .is_some_and(|(_, field)| field.is_some_and(|f| ["name", "declarator"].contains(&f)));
+        sites
+            .by_name
+            .entry(name)
+            .or_default()
+            .push(sites.leaves.len());
+        sites.leaves.push(Site {
+            range,
+            name,
+            defining,
+            deletion: placed.deletion,
+        });
+    })?;
+    Ok(sites)
 }
 
 /// Deletes the brackets around a node whose first and last children are a matching

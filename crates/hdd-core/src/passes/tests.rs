@@ -174,6 +174,21 @@ fn inline_writes_what_a_function_returns_at_its_calls() {
 }
 
 #[test]
+fn hoist_drops_the_uses_of_a_definition_it_drops() {
+    // sqlite's view: a missing column is reported only when a query uses the view, and
+    // a use of a view needs its definition.
+    let input = "CREATE VIEW b AS SELECT total_cents FROM t;\nSELECT a FROM b;\n";
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        t.contains("SELECT total_cents")
+            && (!t.contains("FROM b") || t.contains("VIEW b"))
+            && (!t.contains("CREATE VIEW") || t.contains("FROM b"))
+    });
+    let (doc, _) = run_to_fixpoint(Lang::Sql, &mut Hoist, input, &mut exec);
+    assert_eq!(String::from_utf8_lossy(doc.text()), "SELECT total_cents;\n");
+}
+
+#[test]
 fn hdd_removes_whole_definitions() {
     check_pass(
         &mut Hdd,
