@@ -43,7 +43,8 @@ use self::record::Record;
 
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
-    /// Tools to run, comma-separated: hdd, creduce, cvise, treereduce, picire [default: hdd and
+    /// Tools to run, comma-separated: hdd, creduce, cvise, treereduce, picire, shrinkray
+    /// (found on PATH, at $SHRINKRAY or in $HDD_BENCH_TOOLS/shrinkray-venv) [default: hdd and
     /// every installed peer; with --parallel: hdd,cvise]. A peer that is not on PATH is skipped
     /// with a note.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
@@ -219,7 +220,9 @@ fn plan_installed_runs(
     path: &OsStr,
     notes: &mut Vec<String>,
 ) -> Vec<Run> {
-    let (runs, missing) = plan::plan_runs(cases, tools, jobs, |bin| process::on_path(bin, path));
+    let (runs, missing) = plan::plan_runs(cases, tools, jobs, |bin| {
+        process::on_path(bin, path) || (bin == "shrinkray" && shrinkray_outside_path())
+    });
     if !missing.is_empty() {
         notes.push(format!(
             "not installed, not run: {}",
@@ -227,6 +230,15 @@ fn plan_installed_runs(
         ));
     }
     runs
+}
+
+/// Whether the harness finds shrink ray where it looks besides PATH: `$SHRINKRAY`, or
+/// `$HDD_BENCH_TOOLS/shrinkray-venv/bin/shrinkray`.
+fn shrinkray_outside_path() -> bool {
+    let file = |p: PathBuf| p.is_file();
+    env::var_os("SHRINKRAY").is_some_and(|p| file(PathBuf::from(p)))
+        || env::var_os("HDD_BENCH_TOOLS")
+            .is_some_and(|d| file(PathBuf::from(d).join("shrinkray-venv/bin/shrinkray")))
 }
 
 /// The mode's table (with its legend) and section header.

@@ -8,7 +8,14 @@ use anyhow::{Result, bail};
 use super::cases::Case;
 
 /// Every tool `--tools` accepts, in column order: hdd, then the peers `run-tool.sh` knows.
-pub(super) const TOOLS: [&str; 5] = ["hdd", "creduce", "cvise", "treereduce", "picire"];
+pub(super) const TOOLS: [&str; 6] = [
+    "hdd",
+    "creduce",
+    "cvise",
+    "treereduce",
+    "picire",
+    "shrinkray",
+];
 /// `--parallel`: the job counts, the default case filter and the default tools.
 pub(super) const PARALLEL_JOBS: [u32; 5] = [1, 2, 4, 8, 16];
 pub(super) const PARALLEL_CASE: &str = "c-warn-300-slow";
