@@ -18,14 +18,14 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::hdd::{child_unit, children_with_fields};
+use super::hdd::{child_deletion, children_with_fields};
 use super::text::is_name;
 use crate::document::{Document, Stop, Ticker};
 use crate::edit::Edit;
 use crate::error::Error;
 
 /// The fields whose names are definitions.
-const DEFINING_FIELDS: [&str; 2] = ["name", "declarator"];
+pub(super) const DEFINING_FIELDS: [&str; 2] = ["name", "declarator"];
 
 /// A text's top-level definitions and how they depend on each other.
 #[derive(Debug, Default)]
@@ -82,9 +82,7 @@ pub(super) fn definitions(
         if !child.is_named() || child.is_extra() {
             continue;
         }
-        let Some(edit) =
-            child_unit(root, &children, i, table, text).filter(|e| e.replacement.is_empty())
-        else {
+        let Some(edit) = child_deletion(root, &children, i, table, text) else {
             continue;
         };
         items.push(edit);

@@ -15,7 +15,7 @@
 
 use tree_sitter::Node;
 
-use hdd_grammar::Table;
+use hdd_grammar::{KindInfo, Table};
 
 use super::text::{is_space, swallow_space};
 use crate::ddmin::{Ddmin, DdminOptions, Schedule};
@@ -92,10 +92,7 @@ const MIN_COARSE_SAVING: usize = 64;
 /// are rebased onto the new best, and the deeper levels are read again from it.
 fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<bool, Error> {
     let units = |base: &Document, stop: Stop<'_>| all_levels(base, table, min_saving, stop);
-    let options = DdminOptions {
-        schedule: session.schedule(),
-        ..DDMIN_OPTIONS
-    };
+    let options = ddmin_options(session.schedule());
     let fresh = |levels: &[Vec<Edit>]| -> Vec<Ddmin> {
         levels
             .iter()
@@ -286,13 +283,16 @@ fn chain_search(
 }
 
 /// How HDD's ddmin runs: the empty configuration first (a level that can all go, goes in
-/// one test), complements only, resuming after a success.
-const DDMIN_OPTIONS: DdminOptions = DdminOptions {
-    try_empty: true,
-    complements_only: true,
-    resume: true,
-    schedule: Schedule::Halving,
-};
+/// one test), complements only, resuming after a success, parts shrinking by the
+/// session's `schedule`.
+fn ddmin_options(schedule: Schedule) -> DdminOptions {
+    DdminOptions {
+        try_empty: true,
+        complements_only: true,
+        resume: true,
+        schedule,
+    }
+}
 
 /// The candidate that applies the `removed` units.
 fn removal(units: &[Edit], removed: &[usize]) -> Option<EditSet> {
@@ -382,10 +382,15 @@ pub(super) fn children_with_fields<'t>(node: Node<'t>) -> Vec<(Node<'t>, Option<
 }
 
 fn root_unit(root: Node<'_>, table: &Table, text: &[u8]) -> Option<Edit> {
-    let info = table
-        .kind(root.grammar_name())
-        .or_else(|| table.kind(root.kind()))?;
-    replace_unit(root.byte_range(), info.min_yield, text)
+    replace_unit(root.byte_range(), kind_info(table, root)?.min_yield, text)
+}
+
+/// A node's table entry: its rule's (the name before any alias), else its visible
+/// kind's.
+pub(super) fn kind_info(table: &Table, node: Node<'_>) -> Option<&'static KindInfo> {
+    table
+        .kind(node.grammar_name())
+        .or_else(|| table.kind(node.kind()))
 }
 
 fn replace_unit(range: std::ops::Range<usize>, with: &str, text: &[u8]) -> Option<Edit> {
@@ -406,6 +411,18 @@ fn smallest_yield(table: &Table, info: &'static hdd_grammar::KindInfo) -> &'stat
         .unwrap_or(info.min_yield)
 }
 
+/// The deletion of `children[i]` of `parent` ([`child_unit`]), if it may simply go
+/// (rather than be replaced by a shorter text).
+pub(super) fn child_deletion<'t>(
+    parent: Node<'t>,
+    children: &[(Node<'t>, Option<&'t str>)],
+    i: usize,
+    table: &Table,
+    text: &[u8],
+) -> Option<Edit> {
+    child_unit(parent, children, i, table, text).filter(|e| e.replacement.is_empty())
+}
+
 /// The removal of `children[i]` of `parent`, if removing it can make the text smaller.
 pub(super) fn child_unit<'t>(
     parent: Node<'t>,
@@ -421,9 +438,7 @@ pub(super) fn child_unit<'t>(
     if !child.is_named() && !child.is_extra() && !child.is_error() {
         return None;
     }
-    let info = table
-        .kind(child.grammar_name())
-        .or_else(|| table.kind(child.kind()));
+    let info = kind_info(table, child);
     let optional = table
         .slot(parent.kind(), field)
         .is_some_and(|s| !s.required || s.multiple);
@@ -433,10 +448,7 @@ pub(super) fn child_unit<'t>(
         return replace_unit(child.byte_range(), smallest_yield(table, info?), text);
     }
     let mut range = child.byte_range();
-    let separator = table
-        .kind(parent.grammar_name())
-        .or_else(|| table.kind(parent.kind()))
-        .and_then(|k| k.list_separator);
+    let separator = kind_info(table, parent).and_then(|k| k.list_separator);
     if let Some(sep) = separator {
         let is_sep = |j: usize| {
             children

@@ -36,7 +36,8 @@ use tree_sitter::Node;
 
 use hdd_grammar::{SlotInfo, Table};
 
-use super::hdd::{child_unit, children_with_fields};
+use super::deps::DEFINING_FIELDS;
+use super::hdd::{child_deletion, children_with_fields};
 use super::names::placed_leaves;
 use super::text::is_name;
 use crate::cache::TextKey;
@@ -151,18 +152,19 @@ fn hoist_edits(node: Node<'_>, descendant: Node<'_>) -> Vec<Edit> {
 struct NameSites<'t> {
     /// Every name leaf, by position.
     leaves: Vec<Site<'t>>,
+    /// The indices of the leaves that fill a defining field (`name`, `declarator`), by
+    /// position: a lift looks through those inside it, not through every name.
+    definitions: Vec<usize>,
     /// For each name, the indices of its leaves.
     by_name: HashMap<&'t [u8], Vec<usize>>,
     /// The top-level items (the root's children) and their deletions, by position.
     items: Vec<(Range<usize>, Option<Edit>)>,
 }
 
-/// A name leaf: its range, its text, whether it fills a defining field (`name`,
-/// `declarator`), and the deletion of the list element around it.
+/// A name leaf: its range, its text, and the deletion of the list element around it.
 struct Site<'t> {
     range: Range<usize>,
     name: &'t [u8],
-    defining: bool,
     deletion: Option<Edit>,
 }
 
@@ -171,14 +173,17 @@ impl NameSites<'_> {
     /// `descendant` drops; `None` when there are none, or one cannot be deleted.
     fn cleanup(&self, node: Node<'_>, descendant: Node<'_>) -> Option<Vec<Edit>> {
         let (outer, inner) = (node.byte_range(), descendant.byte_range());
-        let first = self.leaves.partition_point(|l| l.range.start < outer.start);
+        let first = self
+            .definitions
+            .partition_point(|&d| self.leaves[d].range.start < outer.start);
         let mut extra = Vec::new();
-        for site in &self.leaves[first..] {
+        for &d in &self.definitions[first..] {
+            let site = &self.leaves[d];
             let range = &site.range;
             if range.start >= outer.end {
                 break;
             }
-            if !site.defining || (inner.start <= range.start && range.end <= inner.end) {
+            if inner.start <= range.start && range.end <= inner.end {
                 continue;
             }
             for &i in &self.by_name[site.name] {
@@ -219,13 +224,13 @@ fn name_sites<'t>(
     let children = children_with_fields(root);
     let items = (0..children.len())
         .map(|i| {
-            let deletion =
-                child_unit(root, &children, i, table, text).filter(|e| e.replacement.is_empty());
+            let deletion = child_deletion(root, &children, i, table, text);
             (children[i].0.byte_range(), deletion)
         })
         .collect();
     let mut sites = NameSites {
         leaves: Vec::new(),
+        definitions: Vec::new(),
         by_name: HashMap::new(),
         items,
     };
@@ -234,7 +239,10 @@ fn name_sites<'t>(
         let name = &text[range.clone()];
         let defining = placed
             .parent
-            .is_some_and(|(_, field)| field.is_some_and(|f| ["name", "declarator"].contains(&f)));
+            .is_some_and(|(_, field)| field.is_some_and(|f| DEFINING_FIELDS.contains(&f)));
+        if defining {
+            sites.definitions.push(sites.leaves.len());
+        }
         sites
             .by_name
             .entry(name)
@@ -243,7 +251,6 @@ fn name_sites<'t>(
         sites.leaves.push(Site {
             range,
             name,
-            defining,
             deletion: placed.deletion,
         });
     })?;

@@ -26,7 +26,7 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::hdd::{child_unit, children_with_fields};
+use super::hdd::{child_deletion, children_with_fields};
 use super::names::{PlacedLeaf, placed_leaves};
 use super::text::{is_name, is_word};
 use crate::document::Document;
@@ -130,9 +130,7 @@ fn function_inlinings(doc: &Document, table: &Table) -> Vec<(Vec<u8>, Option<Edi
         let Some((name, value)) = returned_value(item, text) else {
             continue;
         };
-        let Some(deletion) =
-            child_unit(root, &children, i, table, text).filter(|e| e.replacement.is_empty())
-        else {
+        let Some(deletion) = child_deletion(root, &children, i, table, text) else {
             continue;
         };
         functions.push((&text[name.byte_range()], deletion, value));

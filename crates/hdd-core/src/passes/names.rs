@@ -27,7 +27,7 @@ use tree_sitter::Node;
 use hdd_grammar::Table;
 
 use super::deps::definitions;
-use super::hdd::{child_unit, children_with_fields};
+use super::hdd::{child_deletion, children_with_fields};
 use super::text::is_name;
 use super::units::ddmin_groups;
 use crate::document::{Document, Stop, Ticker};
@@ -227,5 +227,5 @@ fn element_deletion<'t>(
     if !element {
         return None;
     }
-    child_unit(parent, children, i, table, text).filter(|edit| edit.replacement.is_empty())
+    child_deletion(parent, children, i, table, text)
 }

@@ -28,7 +28,7 @@ use tree_sitter::Node;
 
 use hdd_grammar::Table;
 
-use super::hdd::{child_unit, children_with_fields};
+use super::hdd::{child_deletion, children_with_fields, kind_info};
 use super::text::is_name;
 use super::units::ddmin_groups;
 use crate::document::{Document, Stop, Ticker};
@@ -116,10 +116,7 @@ fn param_units(doc: &Document, table: &Table, stop: Stop<'_>) -> Result<Vec<Vec<
 fn is_separated_list(node: Node<'_>, table: &Table) -> bool {
     node.is_named()
         && !node.is_extra()
-        && table
-            .kind(node.grammar_name())
-            .or_else(|| table.kind(node.kind()))
-            .is_some_and(|k| k.list_separator.is_some())
+        && kind_info(table, node).is_some_and(|k| k.list_separator.is_some())
 }
 
 /// The anchor of `list`: the last name in the nearest of its earlier siblings (`before`,
@@ -137,36 +134,36 @@ fn anchor<'t>(before: &[Node<'t>], list: Node<'t>) -> Option<Node<'t>> {
 /// How many earlier siblings are looked at for an anchor.
 const MAX_ANCHOR_SIBLINGS: usize = 4;
 
-/// The last name leaf under `node` (itself, if it is one): the callee of `f`, `obj.f`,
-/// `a::b::f`.
+/// The last name leaf of `node` (itself, if it is one) within [`NAME_DEPTH`] levels: the
+/// callee of `f`, `obj.f`, `a::b::f`.
 fn last_name(node: Node<'_>) -> Option<Node<'_>> {
-    if is_name(node) {
-        return Some(node);
-    }
-    let mut cursor = node.walk();
-    let children: Vec<_> = node.named_children(&mut cursor).collect();
-    children.into_iter().rev().find_map(last_name_shallow)
+    last_name_within(node, NAME_DEPTH)
 }
 
-/// [`last_name`] for a child: a name, or the last name among its own children (two
-/// levels are enough for member and scoped calls; deeper trees are not callee names).
-fn last_name_shallow(node: Node<'_>) -> Option<Node<'_>> {
+/// How many levels below a sibling its anchor name is looked for: enough for member and
+/// scoped calls; deeper trees are not callee names.
+const NAME_DEPTH: usize = 2;
+
+fn last_name_within(node: Node<'_>, depth: usize) -> Option<Node<'_>> {
     if is_name(node) {
         return Some(node);
     }
+    if depth == 0 {
+        return None;
+    }
     let mut cursor = node.walk();
     let children: Vec<_> = node.named_children(&mut cursor).collect();
-    children.into_iter().rev().find(|n| is_name(*n))
+    children
+        .into_iter()
+        .rev()
+        .find_map(|child| last_name_within(child, depth - 1))
 }
 
 /// The indices (among all children) of a list's elements: its named children (comments
 /// aside) that come first or right after a separator (a trailing part that is not one,
 /// as an SQL table's constraints after its columns, is not an element).
 fn elements(list: Node<'_>, table: &Table) -> Vec<usize> {
-    let separator = table
-        .kind(list.grammar_name())
-        .or_else(|| table.kind(list.kind()))
-        .and_then(|k| k.list_separator);
+    let separator = kind_info(table, list).and_then(|k| k.list_separator);
     let mut cursor = list.walk();
     let mut elements = Vec::new();
     // Whether the next named child starts an element: the first does, and one after a
@@ -192,5 +189,5 @@ fn elements(list: Node<'_>, table: &Table) -> Vec<usize> {
 fn element_deletion(list: Node<'_>, position: usize, table: &Table, text: &[u8]) -> Option<Edit> {
     let children = children_with_fields(list);
     let index = *elements(list, table).get(position)?;
-    child_unit(list, &children, index, table, text).filter(|e| e.replacement.is_empty())
+    child_deletion(list, &children, index, table, text)
 }

@@ -22,9 +22,11 @@
 //! `#include <stdint.h>` `uint8_t n = 123456;` with a test that needs a declaration of
 //! `n` becomes `#include <stdint.h>` `int n = 0;`, and the include goes in the next round.
 
-use hdd_grammar::{KindInfo, Table};
+use hdd_grammar::Table;
 use tree_sitter::Node;
 
+use super::hdd::kind_info;
+use super::text::is_name_kind;
 use super::units::ddmin_units;
 use crate::document::{Document, Stop, Ticker};
 use crate::edit::Edit;
@@ -78,18 +80,6 @@ fn is_literal_kind(kind: &str) -> bool {
         && !kind.contains("fragment")
 }
 
-/// Whether a node kind names a name (`identifier`, `field_identifier`, …): `rename`'s.
-fn is_name_kind(kind: &str) -> bool {
-    kind.ends_with("identifier")
-}
-
-/// The kind's table entry, by the rule's name or else the visible kind.
-fn info_of(table: &Table, node: Node<'_>) -> Option<&'static KindInfo> {
-    table
-        .kind(node.grammar_name())
-        .or_else(|| table.kind(node.kind()))
-}
-
 /// Whether a supertype stands for types (C `type_specifier`, Rust `_type`; not C's
 /// `_type_declarator`, which is a declarator's place).
 fn is_type_supertype(name: &str) -> bool {
@@ -122,7 +112,7 @@ fn keyword_yields(table: &Table) -> Vec<(&'static str, &'static str)> {
 }
 
 /// The replacement of a node that stands for a type by the shortest type keyword, if
-/// that is shorter. A type's name is often an alias of the grammar's identifier: its
+/// that is smaller (shortlex). A type's name is often an alias of the grammar's identifier: its
 /// place is the visible kind's (its supertypes are types'), not the identifier rule's.
 fn type_simplification(
     node: Node<'_>,
@@ -131,7 +121,7 @@ fn type_simplification(
     keywords: &[(&'static str, &'static str)],
 ) -> Option<Edit> {
     let range = node.byte_range();
-    let info = table.kind(node.kind()).or_else(|| info_of(table, node))?;
+    let info = table.kind(node.kind()).or_else(|| kind_info(table, node))?;
     let with = info
         .supertypes
         .iter()
@@ -149,7 +139,7 @@ fn leaf_simplification(node: Node<'_>, text: &[u8], table: &Table) -> Option<Edi
         return None;
     }
     let range = node.byte_range();
-    let with = info_of(table, node)?.min_yield;
+    let with = kind_info(table, node)?.min_yield;
     (!with.is_empty() && shortlex_smaller(with.as_bytes(), &text[range.clone()]))
         .then(|| Edit::replace(range, with))
 }

@@ -9,7 +9,12 @@ pub(super) fn is_space(byte: u8) -> bool {
 /// Whether a leaf is a name: an identifier token of any kind (`identifier`,
 /// `type_identifier`, `field_identifier`, `property_identifier`, …).
 pub(super) fn is_name(leaf: tree_sitter::Node<'_>) -> bool {
-    leaf.is_named() && leaf.kind().ends_with("identifier")
+    leaf.is_named() && is_name_kind(leaf.kind())
+}
+
+/// Whether a node kind names a name (`identifier`, `type_identifier`, …).
+pub(super) fn is_name_kind(kind: &str) -> bool {
+    kind.ends_with("identifier")
 }
 
 pub(super) fn is_word(byte: u8) -> bool {

@@ -14,6 +14,8 @@
 //! ## Example
 //! `d->mask = (1 << 32) - 1;` with a test that needs `1 << 32` becomes `(1 << 32);`.
 
+use std::ops::Range;
+
 use super::text::swallow_space;
 use super::tokens::token_ranges;
 use crate::edit::{Edit, EditSet};
@@ -39,48 +41,52 @@ impl Pass for Window {
 
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
         for k in (1..=MAX_WINDOW).rev() {
-            let mut start = 0;
-            loop {
-                let base = session.current().clone();
-                let tokens = token_ranges(&base, &|| session.stop_requested())?;
-                if tokens.len() > MAX_TOKENS || start + k > tokens.len() {
-                    break;
-                }
-                let mut candidates = (start..=tokens.len() - k).map(|i| {
-                    let range = tokens[i].start..tokens[i + k - 1].end;
-                    EditSet::new(vec![Edit::delete(swallow_space(base.text(), range))])
-                });
-                match session.first_interesting(&base, &mut candidates)? {
-                    // The tokens after the removed window shifted down by k: go on from
-                    // the window's position.
-                    Some(i) => start += i,
-                    None => break,
-                }
-            }
+            slide(session, |_, tokens, start| {
+                (start..)
+                    .take_while(|&i| i + k <= tokens.len())
+                    .map(|i| (i, i + k - 1))
+                    .collect()
+            })?;
         }
         for k in (1..=MAX_GROUP_WINDOW).rev() {
-            let mut start = 0;
-            loop {
-                let base = session.current().clone();
-                let tokens = token_ranges(&base, &|| session.stop_requested())?;
-                if tokens.len() > MAX_TOKENS || start >= tokens.len() {
-                    break;
-                }
-                let kinds = brackets(base.text(), &tokens);
-                let windows: Vec<(usize, usize)> = (start..tokens.len())
+            slide(session, |text, tokens, start| {
+                let kinds = brackets(text, tokens);
+                (start..tokens.len())
                     .filter_map(|s| group_window(&kinds, s, k).map(|end| (s, end)))
-                    .collect();
-                let mut candidates = windows.iter().map(|&(s, end)| {
-                    let range = tokens[s].start..tokens[end].end;
-                    EditSet::new(vec![Edit::delete(swallow_space(base.text(), range))])
-                });
-                match session.first_interesting(&base, &mut candidates)? {
-                    Some(i) => start = windows[i].0,
-                    None => break,
-                }
-            }
+                    .collect()
+            })?;
         }
         Ok(())
+    }
+}
+
+/// Removes windows of tokens along the text: `windows(text, tokens, start)` lists them
+/// (first and last token) from token `start` on, in order. After a success the windows
+/// are listed again from the removed one's first token (the tokens after it shifted
+/// down), until none is interesting.
+fn slide(
+    session: &mut Session<'_>,
+    windows: impl Fn(&[u8], &[Range<usize>], usize) -> Vec<(usize, usize)>,
+) -> Result<(), Error> {
+    let mut start = 0;
+    loop {
+        let base = session.current().clone();
+        let tokens = token_ranges(&base, &|| session.stop_requested())?;
+        if tokens.len() > MAX_TOKENS {
+            return Ok(());
+        }
+        let windows = windows(base.text(), &tokens, start);
+        if windows.is_empty() {
+            return Ok(());
+        }
+        let mut candidates = windows.iter().map(|&(first, last)| {
+            let range = tokens[first].start..tokens[last].end;
+            EditSet::new(vec![Edit::delete(swallow_space(base.text(), range))])
+        });
+        match session.first_interesting(&base, &mut candidates)? {
+            Some(i) => start = windows[i].0,
+            None => return Ok(()),
+        }
     }
 }
 
@@ -97,7 +103,7 @@ enum Bracket {
 
 /// What each token is to the bracket structure (`(`, `[`, `{` and their closers, as
 /// tokens of their own).
-fn brackets(text: &[u8], tokens: &[std::ops::Range<usize>]) -> Vec<Bracket> {
+fn brackets(text: &[u8], tokens: &[Range<usize>]) -> Vec<Bracket> {
     let mut kinds = vec![Bracket::Other; tokens.len()];
     let mut open: Vec<(u8, usize)> = Vec::new();
     for (i, range) in tokens.iter().enumerate() {
@@ -150,7 +156,7 @@ mod tests {
     fn groups_are_one_item_and_runs_stay_on_their_level() {
         let text = b"a b(c d)e[f] }";
         // Tokens: a b ( c d ) e [ f ] }
-        let tokens: Vec<std::ops::Range<usize>> = [0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13]
+        let tokens: Vec<Range<usize>> = [0, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13]
             .iter()
             .map(|&i| i..i + 1)
             .collect();
