@@ -46,6 +46,7 @@ corpus_cases! {
     c_error_struct_assign_lexer => "c/error-struct-assign-lexer",
     c_warn_shift_overflow_framer => "c/warn-shift-overflow-framer",
     c_warn_tautological_hashtab => "c/warn-tautological-hashtab",
+    cpp_error_no_member_scheduler => "cpp/error-no-member-scheduler",
     javascript_typeerror_not_a_function_resolver => "javascript/typeerror-not-a-function-resolver",
     javascript_typeerror_undefined_author_blog => "javascript/typeerror-undefined-author-blog",
     json_typeerror_methods_string_gateway => "json/typeerror-methods-string-gateway",

@@ -117,7 +117,13 @@ fn progress_is_one_live_line_on_a_terminal() {
     // Redrawn in place: a carriage return and "erase the line" before each new state.
     let redraws = shown.matches("\r\x1b[2K").count();
     assert!(redraws >= 5, "{redraws} redraws: {shown:?}");
-    assert!(shown.contains("round 1, pass 4/13 hdd"), "{shown:?}");
+    // The round, the pass's place among all of them, its name.
+    assert!(
+        shown.split("round 1, pass 4/").skip(1).any(|rest| rest
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with(" hdd ·")),
+        "{shown:?}"
+    );
     assert!(
         shown.contains(&format!("% of {})", INPUT.len())),
         "{shown:?}"

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use anyhow::{Context as _, Result, bail};
 use hdd_grammar::GRAMMAR_SOURCES;
-use hdd_tablegen::{generate_with_externals, render};
+use hdd_tablegen::{generate_with_fixed, render};
 
 /// Regenerates (or with `check`, only verifies) every grammar table under `root`.
 pub(crate) fn grammars(root: &Path, check: bool) -> Result<()> {
@@ -20,8 +20,9 @@ pub(crate) fn grammars(root: &Path, check: bool) -> Result<()> {
         let tables_path = root.join(&tables_rel);
         let grammar = fs::read_to_string(&grammar_path)
             .with_context(|| format!("reading {}", grammar_path.display()))?;
-        let generated = generate_with_externals(&grammar, source.node_types, source.externals)
-            .with_context(|| format!("generating the {} table", source.lang))?;
+        let generated =
+            generate_with_fixed(&grammar, source.node_types, source.externals, source.fixed)
+                .with_context(|| format!("generating the {} table", source.lang))?;
         let text = render(&generated, &source.header());
         let old = fs::read_to_string(&tables_path).unwrap_or_default();
         let summary = format!(

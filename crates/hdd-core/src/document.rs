@@ -263,11 +263,7 @@ impl Document {
             return Ok(None);
         };
         let root = tree.root_node();
-        let errors = if root.has_error() {
-            count_errors(root)
-        } else {
-            0
-        };
+        let errors = count_errors(root);
         Ok((errors <= self.errors).then_some(Document {
             text,
             tree: Some(tree),
@@ -343,9 +339,15 @@ fn advance(mut point: Point, inserted: &[u8]) -> Point {
     point
 }
 
-/// ERROR and MISSING nodes under `root`, found without recursion.
+/// ERROR and MISSING nodes under `root`, found without recursion, and the nodes the
+/// parser accepts but the language does not ([`hollow_nodes`]).
 #[must_use]
 pub fn count_errors(root: Node<'_>) -> usize {
+    syntax_errors(root) + hollow_nodes(root)
+}
+
+/// ERROR and MISSING nodes under `root`.
+fn syntax_errors(root: Node<'_>) -> usize {
     if !root.has_error() {
         return 0;
     }
@@ -359,6 +361,36 @@ pub fn count_errors(root: Node<'_>) -> usize {
         stack.extend(node.children(&mut cursor).filter(Node::has_error));
     }
     count
+}
+
+/// Nodes under `root` that tree-sitter accepts without an error but the language does
+/// not: a Python `block` with no statement (tree-sitter-python parses `def a():` at the
+/// end of a file, or before a line that is not indented, as a function with an empty
+/// body). Counted as errors, so the validity filter refuses a candidate that empties a
+/// block. Only Python has such a rule; for it this walks the whole tree.
+fn hollow_nodes(root: Node<'_>) -> usize {
+    if root.language().name() != Some("python") {
+        return 0;
+    }
+    let mut count = 0;
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "block" && !node.named_children(&mut node.walk()).any(|c| !c.is_extra()) {
+            count += 1;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
 }
 
 /// The non-empty leaves under `root`, in text order, found without recursion.

@@ -2,8 +2,10 @@
 
 use std::path::Path;
 
+use tree_sitter_language::LanguageFn;
+
 use crate::table::Table;
-use crate::tables::{c_table, javascript_table, json_table, rust_table, sql_table};
+use crate::tables;
 
 /// A language hdd can reduce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -11,65 +13,193 @@ use crate::tables::{c_table, javascript_table, json_table, rust_table, sql_table
 pub enum Lang {
     /// C (tree-sitter-c).
     C,
+    /// C++, including preprocessed sources (tree-sitter-cpp).
+    Cpp,
     /// Rust (tree-sitter-rust).
     Rust,
     /// JavaScript, including JSX (tree-sitter-javascript).
     JavaScript,
+    /// TypeScript (tree-sitter-typescript).
+    TypeScript,
+    /// TypeScript with JSX (tree-sitter-typescript's TSX grammar).
+    Tsx,
     /// JSON (tree-sitter-json).
     Json,
     /// SQL, a permissive dialect mix (tree-sitter-sequel, derekstride's tree-sitter-sql).
     Sql,
+    /// Python (tree-sitter-python).
+    Python,
+    /// CSS (tree-sitter-css).
+    Css,
+    /// Go (tree-sitter-go).
+    Go,
+    /// Java (tree-sitter-java).
+    Java,
+    /// TOML (tree-sitter-toml-ng).
+    Toml,
 }
+
+/// What hdd knows of one language: [`SPECS`] holds one per [`Lang`] variant, in order.
+struct Spec {
+    name: &'static str,
+    aliases: &'static [&'static str],
+    extensions: &'static [&'static str],
+    grammar_version: &'static str,
+    language: LanguageFn,
+    table: &'static Table,
+}
+
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "c",
+        aliases: &[],
+        extensions: &["c", "h"],
+        grammar_version: "tree-sitter-c 0.24.2",
+        language: tree_sitter_c::LANGUAGE,
+        table: &tables::c::TABLE,
+    },
+    Spec {
+        name: "cpp",
+        aliases: &["c++", "cxx"],
+        extensions: &["cpp", "cc", "cxx", "c++", "hpp", "hh", "hxx", "ii"],
+        grammar_version: "tree-sitter-cpp 0.23.4",
+        language: tree_sitter_cpp::LANGUAGE,
+        table: &tables::cpp::TABLE,
+    },
+    Spec {
+        name: "rust",
+        aliases: &["rs"],
+        extensions: &["rs"],
+        grammar_version: "tree-sitter-rust 0.24.2",
+        language: tree_sitter_rust::LANGUAGE,
+        table: &tables::rust::TABLE,
+    },
+    Spec {
+        name: "javascript",
+        aliases: &["js"],
+        extensions: &["js", "mjs", "cjs", "jsx"],
+        grammar_version: "tree-sitter-javascript 0.25.0",
+        language: tree_sitter_javascript::LANGUAGE,
+        table: &tables::javascript::TABLE,
+    },
+    Spec {
+        name: "typescript",
+        aliases: &["ts"],
+        extensions: &["ts", "mts", "cts"],
+        grammar_version: "tree-sitter-typescript 0.23.2",
+        language: tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
+        table: &tables::typescript::TABLE,
+    },
+    Spec {
+        name: "tsx",
+        aliases: &[],
+        extensions: &["tsx"],
+        grammar_version: "tree-sitter-typescript 0.23.2",
+        language: tree_sitter_typescript::LANGUAGE_TSX,
+        table: &tables::tsx::TABLE,
+    },
+    Spec {
+        name: "json",
+        aliases: &[],
+        extensions: &["json"],
+        grammar_version: "tree-sitter-json 0.24.8",
+        language: tree_sitter_json::LANGUAGE,
+        table: &tables::json::TABLE,
+    },
+    Spec {
+        name: "sql",
+        aliases: &[],
+        extensions: &["sql"],
+        grammar_version: "tree-sitter-sequel 0.3.11",
+        language: tree_sitter_sequel::LANGUAGE,
+        table: &tables::sql::TABLE,
+    },
+    Spec {
+        name: "python",
+        aliases: &["py"],
+        extensions: &["py", "pyi"],
+        grammar_version: "tree-sitter-python 0.25.0",
+        language: tree_sitter_python::LANGUAGE,
+        table: &tables::python::TABLE,
+    },
+    Spec {
+        name: "css",
+        aliases: &[],
+        extensions: &["css"],
+        grammar_version: "tree-sitter-css 0.25.0",
+        language: tree_sitter_css::LANGUAGE,
+        table: &tables::css::TABLE,
+    },
+    Spec {
+        name: "go",
+        aliases: &[],
+        extensions: &["go"],
+        grammar_version: "tree-sitter-go 0.25.0",
+        language: tree_sitter_go::LANGUAGE,
+        table: &tables::go::TABLE,
+    },
+    Spec {
+        name: "java",
+        aliases: &[],
+        extensions: &["java"],
+        grammar_version: "tree-sitter-java 0.23.5",
+        language: tree_sitter_java::LANGUAGE,
+        table: &tables::java::TABLE,
+    },
+    Spec {
+        name: "toml",
+        aliases: &[],
+        extensions: &["toml"],
+        grammar_version: "tree-sitter-toml-ng 0.7.0",
+        language: tree_sitter_toml_ng::LANGUAGE,
+        table: &tables::toml::TABLE,
+    },
+];
 
 impl Lang {
     /// Every language, in the order `hdd langs` lists them.
-    pub const ALL: &'static [Lang] =
-        &[Lang::C, Lang::Rust, Lang::JavaScript, Lang::Json, Lang::Sql];
+    pub const ALL: &'static [Lang] = &[
+        Lang::C,
+        Lang::Cpp,
+        Lang::Rust,
+        Lang::JavaScript,
+        Lang::TypeScript,
+        Lang::Tsx,
+        Lang::Json,
+        Lang::Sql,
+        Lang::Python,
+        Lang::Css,
+        Lang::Go,
+        Lang::Java,
+        Lang::Toml,
+    ];
+
+    fn spec(self) -> &'static Spec {
+        &SPECS[self as usize]
+    }
 
     /// The name used on the command line (`--lang c`).
     #[must_use]
     pub fn name(self) -> &'static str {
-        match self {
-            Lang::C => "c",
-            Lang::Rust => "rust",
-            Lang::JavaScript => "javascript",
-            Lang::Json => "json",
-            Lang::Sql => "sql",
-        }
+        self.spec().name
     }
 
     /// Other names `from_name` accepts (`js`, `rs`).
     #[must_use]
     pub fn aliases(self) -> &'static [&'static str] {
-        match self {
-            Lang::Rust => &["rs"],
-            Lang::JavaScript => &["js"],
-            Lang::C | Lang::Json | Lang::Sql => &[],
-        }
+        self.spec().aliases
     }
 
     /// File extensions (without the dot) that select this language.
     #[must_use]
     pub fn extensions(self) -> &'static [&'static str] {
-        match self {
-            Lang::C => &["c", "h"],
-            Lang::Rust => &["rs"],
-            Lang::JavaScript => &["js", "mjs", "cjs", "jsx"],
-            Lang::Json => &["json"],
-            Lang::Sql => &["sql"],
-        }
+        self.spec().extensions
     }
 
     /// The grammar crate and version the parser and table come from.
     #[must_use]
     pub fn grammar_version(self) -> &'static str {
-        match self {
-            Lang::C => "tree-sitter-c 0.24.2",
-            Lang::Rust => "tree-sitter-rust 0.24.2",
-            Lang::JavaScript => "tree-sitter-javascript 0.25.0",
-            Lang::Json => "tree-sitter-json 0.24.8",
-            Lang::Sql => "tree-sitter-sequel 0.3.11",
-        }
+        self.spec().grammar_version
     }
 
     /// The language named `name` (or one of its aliases) on the command line, if any.
@@ -94,25 +224,13 @@ impl Lang {
     /// The tree-sitter language.
     #[must_use]
     pub fn ts_language(self) -> tree_sitter::Language {
-        match self {
-            Lang::C => tree_sitter_c::LANGUAGE.into(),
-            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
-            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Lang::Json => tree_sitter_json::LANGUAGE.into(),
-            Lang::Sql => tree_sitter_sequel::LANGUAGE.into(),
-        }
+        self.spec().language.into()
     }
 
     /// The grammar table generated from the vendored `grammar.json`.
     #[must_use]
     pub fn table(self) -> Table {
-        match self {
-            Lang::C => c_table(),
-            Lang::Rust => rust_table(),
-            Lang::JavaScript => javascript_table(),
-            Lang::Json => json_table(),
-            Lang::Sql => sql_table(),
-        }
+        *self.spec().table
     }
 }
 
@@ -137,7 +255,15 @@ mod tests {
                 lang.name()
             );
         }
-        assert_eq!(Lang::ALL.len(), 5);
+        assert_eq!(Lang::ALL.len(), SPECS.len());
+        for (i, &lang) in Lang::ALL.iter().enumerate() {
+            assert_eq!(
+                lang as usize,
+                i,
+                "{}: ALL and SPECS follow the enum",
+                lang.name()
+            );
+        }
     }
 
     #[test]

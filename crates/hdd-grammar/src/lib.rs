@@ -12,6 +12,4 @@ pub mod tables;
 
 pub use lang::Lang;
 pub use table::{KindInfo, SlotInfo, Table};
-pub use tables::{
-    GRAMMAR_SOURCES, GrammarSource, c_table, javascript_table, json_table, rust_table, sql_table,
-};
+pub use tables::{GRAMMAR_SOURCES, GrammarSource};

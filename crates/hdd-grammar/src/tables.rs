@@ -2,52 +2,51 @@
 //! `cargo xtask grammars` with `hdd-tablegen`) and the sources they are generated
 //! from.
 
-use crate::table::Table;
+mod externals;
+use externals::{
+    CPP_EXTERNALS, CSS_EXTERNALS, JAVASCRIPT_EXTERNALS, PYTHON_EXTERNALS, PYTHON_FIXED,
+    RUST_EXTERNALS, SQL_EXTERNALS, TOML_EXTERNALS, TYPESCRIPT_EXTERNALS,
+};
 
-mod c {
+// One module per language, each holding its `TABLE`; `Lang::table` picks one.
+pub(crate) mod c {
     include!("../../../grammars/c/tables.rs");
 }
-mod rust {
+pub(crate) mod cpp {
+    include!("../../../grammars/cpp/tables.rs");
+}
+pub(crate) mod rust {
     include!("../../../grammars/rust/tables.rs");
 }
-mod javascript {
+pub(crate) mod javascript {
     include!("../../../grammars/javascript/tables.rs");
 }
-mod json {
+pub(crate) mod typescript {
+    include!("../../../grammars/typescript/tables.rs");
+}
+pub(crate) mod tsx {
+    include!("../../../grammars/tsx/tables.rs");
+}
+pub(crate) mod json {
     include!("../../../grammars/json/tables.rs");
 }
-mod sql {
+pub(crate) mod sql {
     include!("../../../grammars/sql/tables.rs");
 }
-
-/// The grammar table of C (tree-sitter-c 0.24.2).
-#[must_use]
-pub fn c_table() -> Table {
-    c::TABLE
+pub(crate) mod python {
+    include!("../../../grammars/python/tables.rs");
 }
-
-/// The grammar table of Rust (tree-sitter-rust 0.24.2).
-#[must_use]
-pub fn rust_table() -> Table {
-    rust::TABLE
+pub(crate) mod css {
+    include!("../../../grammars/css/tables.rs");
 }
-
-/// The grammar table of JavaScript (tree-sitter-javascript 0.25.0).
-#[must_use]
-pub fn javascript_table() -> Table {
-    javascript::TABLE
+pub(crate) mod go {
+    include!("../../../grammars/go/tables.rs");
 }
-
-/// The grammar table of JSON (tree-sitter-json 0.24.8).
-#[must_use]
-pub fn json_table() -> Table {
-    json::TABLE
+pub(crate) mod java {
+    include!("../../../grammars/java/tables.rs");
 }
-
-/// The grammar table of SQL (tree-sitter-sequel 0.3.11).
-#[must_use]
-pub fn sql_table() -> Table {
-    sql::TABLE
+pub(crate) mod toml {
+    include!("../../../grammars/toml/tables.rs");
 }
 
 /// Where one language's table comes from.
@@ -64,6 +63,9 @@ pub struct GrammarSource {
     /// Shortest texts of the external tokens (see
     /// `hdd_tablegen::generate_with_externals`).
     pub externals: &'static [(&'static str, &'static str)],
+    /// Kinds whose yield is fixed by hand, in place of what their rule derives (see
+    /// `hdd_tablegen::generate_with_fixed`).
+    pub fixed: &'static [(&'static str, &'static str)],
 }
 
 impl GrammarSource {
@@ -106,6 +108,15 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         crate_version: "0.24.2",
         node_types: tree_sitter_c::NODE_TYPES,
         externals: &[],
+        fixed: &[],
+    },
+    GrammarSource {
+        lang: "cpp",
+        crate_name: "tree-sitter-cpp",
+        crate_version: "0.23.4",
+        node_types: tree_sitter_cpp::NODE_TYPES,
+        externals: CPP_EXTERNALS,
+        fixed: &[],
     },
     GrammarSource {
         lang: "rust",
@@ -113,6 +124,7 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         crate_version: "0.24.2",
         node_types: tree_sitter_rust::NODE_TYPES,
         externals: RUST_EXTERNALS,
+        fixed: &[],
     },
     GrammarSource {
         lang: "javascript",
@@ -120,6 +132,23 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         crate_version: "0.25.0",
         node_types: tree_sitter_javascript::NODE_TYPES,
         externals: JAVASCRIPT_EXTERNALS,
+        fixed: &[],
+    },
+    GrammarSource {
+        lang: "typescript",
+        crate_name: "tree-sitter-typescript",
+        crate_version: "0.23.2",
+        node_types: tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
+        externals: TYPESCRIPT_EXTERNALS,
+        fixed: &[],
+    },
+    GrammarSource {
+        lang: "tsx",
+        crate_name: "tree-sitter-typescript",
+        crate_version: "0.23.2",
+        node_types: tree_sitter_typescript::TSX_NODE_TYPES,
+        externals: TYPESCRIPT_EXTERNALS,
+        fixed: &[],
     },
     GrammarSource {
         lang: "json",
@@ -127,6 +156,7 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         crate_version: "0.24.8",
         node_types: tree_sitter_json::NODE_TYPES,
         externals: &[],
+        fixed: &[],
     },
     GrammarSource {
         lang: "sql",
@@ -134,61 +164,48 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         crate_version: "0.3.11",
         node_types: tree_sitter_sequel::NODE_TYPES,
         externals: SQL_EXTERNALS,
+        fixed: &[],
     },
-];
-
-/// Representatives of tree-sitter-rust's external-scanner tokens.
-const RUST_EXTERNALS: &[(&str, &str)] = &[
-    // The text between the quotes of a string; the grammar repeats it, so it
-    // may be empty (`""`).
-    ("string_content", ""),
-    // The closing quote of a string literal (aliased to `"`).
-    ("string_close", "\""),
-    // `r"` ... `"`: the shortest raw string, `r""`, without hashes; start and
-    // end only ever occur together in `raw_string_literal`.
-    ("_raw_string_literal_start", "r\""),
-    // The content of a raw string (aliased to `string_content`): may be empty.
-    ("raw_string_literal_content", ""),
-    ("_raw_string_literal_end", "\""),
-    // Needs a fraction or an exponent; `0.` is a float too, but `0.0` stays a
-    // float before `.`, letters and ranges.
-    ("float_literal", "0.0"),
-    // `/**` and `/*!` doc comments.
-    ("_outer_block_doc_comment_marker", "*"),
-    ("_inner_block_doc_comment_marker", "!"),
-    // A block comment's text. Both this and `_line_doc_content` are aliased to
-    // `doc_comment`, and tree-sitter reports that name as the grammar name of
-    // both, so one text must fit both: a newline (`/**\n*/`, `///\n`).
-    ("_block_comment_content", "\n"),
-    // A line doc comment's text includes its newline: without one, the next
-    // line would become part of the comment.
-    ("_line_doc_content", "\n"),
-    // Never produced: the scanner's error-recovery marker.
-    ("_error_sentinel", ""),
-];
-
-/// Representatives of tree-sitter-javascript's external-scanner tokens.
-const JAVASCRIPT_EXTERNALS: &[(&str, &str)] = &[
-    // An explicit `;` is valid wherever the scanner would insert one, also on
-    // the same line, where an empty automatic semicolon is not.
-    ("_automatic_semicolon", ";"),
-    // The text of a template string between substitutions: may be empty.
-    ("_template_chars", ""),
-    // The `?` of a conditional expression.
-    ("_ternary_qmark", "?"),
-    // `<!--` up to the end of the line (an extra).
-    ("html_comment", "<!--"),
-    // Text between JSX tags.
-    ("jsx_text", "a"),
-];
-
-/// Representatives of tree-sitter-sequel's external-scanner tokens.
-const SQL_EXTERNALS: &[(&str, &str)] = &[
-    // `AS $$ ... $$` function bodies: the shortest tags.
-    ("_dollar_quoted_string_start_tag", "$$"),
-    ("_dollar_quoted_string_end_tag", "$$"),
-    // A dollar-quoted string literal: `$$` ... `$$`.
-    ("_dollar_quoted_string", "$$$$"),
+    GrammarSource {
+        lang: "python",
+        crate_name: "tree-sitter-python",
+        crate_version: "0.25.0",
+        node_types: tree_sitter_python::NODE_TYPES,
+        externals: PYTHON_EXTERNALS,
+        fixed: PYTHON_FIXED,
+    },
+    GrammarSource {
+        lang: "css",
+        crate_name: "tree-sitter-css",
+        crate_version: "0.25.0",
+        node_types: tree_sitter_css::NODE_TYPES,
+        externals: CSS_EXTERNALS,
+        fixed: &[],
+    },
+    GrammarSource {
+        lang: "go",
+        crate_name: "tree-sitter-go",
+        crate_version: "0.25.0",
+        node_types: tree_sitter_go::NODE_TYPES,
+        externals: &[],
+        fixed: &[],
+    },
+    GrammarSource {
+        lang: "java",
+        crate_name: "tree-sitter-java",
+        crate_version: "0.23.5",
+        node_types: tree_sitter_java::NODE_TYPES,
+        externals: &[],
+        fixed: &[],
+    },
+    GrammarSource {
+        lang: "toml",
+        crate_name: "tree-sitter-toml-ng",
+        crate_version: "0.7.0",
+        node_types: tree_sitter_toml_ng::NODE_TYPES,
+        externals: TOML_EXTERNALS,
+        fixed: &[],
+    },
 ];
 
 #[cfg(test)]
@@ -211,3 +228,24 @@ mod json_tests;
 
 #[cfg(test)]
 mod sql_tests;
+
+#[cfg(test)]
+mod cpp_tests;
+
+#[cfg(test)]
+mod typescript_tests;
+
+#[cfg(test)]
+mod python_tests;
+
+#[cfg(test)]
+mod css_tests;
+
+#[cfg(test)]
+mod go_tests;
+
+#[cfg(test)]
+mod java_tests;
+
+#[cfg(test)]
+mod toml_tests;

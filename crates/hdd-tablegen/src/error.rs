@@ -31,6 +31,9 @@ pub enum GenerateError {
         "external token `{0}` has no entry in the externals table (add its shortest text to the language's external yields)"
     )]
     UnknownExternal(String),
+    /// A fixed yield names no rule and no named alias of the grammar.
+    #[error("fixed yield for `{0}`, which is neither a rule nor a named alias of the grammar")]
+    UnknownOverride(String),
     /// A SYMBOL names neither a rule nor an external token.
     #[error("rule `{rule}` refers to undefined symbol `{symbol}`")]
     UndefinedSymbol {

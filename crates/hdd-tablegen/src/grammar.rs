@@ -93,6 +93,62 @@ impl Grammar {
             external_yields,
         })
     }
+
+    /// Gives each kind of `fixed` its text as its only derivation: the body of the rule
+    /// of that name, and the content of every named alias to that name.
+    pub(crate) fn fix(&mut self, fixed: &[(&str, &str)]) -> Result<(), GenerateError> {
+        for &(name, text) in fixed {
+            let tok = || {
+                Rule::Tok(Tok {
+                    text: text.to_owned(),
+                    glued: false,
+                    exact: true,
+                    string: false,
+                })
+            };
+            let mut found = false;
+            if let Some(i) = self.names.iter().position(|n| n == name)
+                && let Some(body) = self.bodies.get_mut(i)
+            {
+                *body = tok();
+                found = true;
+            }
+            for body in &mut self.bodies {
+                found |= fix_aliases(body, name, &tok);
+            }
+            if !found {
+                return Err(GenerateError::UnknownOverride(name.to_owned()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replaces the content of every named alias to `name` inside `rule` by `tok()`;
+/// whether there was one.
+fn fix_aliases(rule: &mut Rule, name: &str, tok: &dyn Fn() -> Rule) -> bool {
+    match rule {
+        Rule::Blank | Rule::Tok(_) | Rule::Symbol(_) => false,
+        Rule::Seq(members) | Rule::Choice(members) => members
+            .iter_mut()
+            .fold(false, |found, m| fix_aliases(m, name, tok) | found),
+        Rule::Alias {
+            content,
+            value,
+            named,
+        } => {
+            if *named && value == name {
+                **content = tok();
+                true
+            } else {
+                fix_aliases(content, name, tok)
+            }
+        }
+        Rule::Repeat(content)
+        | Rule::Repeat1(content)
+        | Rule::Field { content, .. }
+        | Rule::Prec(content) => fix_aliases(content, name, tok),
+    }
 }
 
 impl Loader<'_> {

@@ -63,10 +63,29 @@ pub fn generate_with_externals(
     node_types_json: &str,
     externals: &[(&str, &str)],
 ) -> Result<Generated, GenerateError> {
+    generate_with_fixed(grammar_json, node_types_json, externals, &[])
+}
+
+/// [`generate_with_externals`], where `fixed` gives some kinds a yield of their own,
+/// in place of the one their rule derives, wherever a node of that kind is made (by its
+/// rule or by a named alias): a kind whose shortest derivation the parser accepts but
+/// the language does not (Python's `block`, empty when the indentation tokens are
+/// zero-width, gets `0`). One token each, as external yields.
+///
+/// # Errors
+/// Those of [`generate_with_externals`], and a fixed kind that is neither a rule nor a
+/// named alias.
+pub fn generate_with_fixed(
+    grammar_json: &str,
+    node_types_json: &str,
+    externals: &[(&str, &str)],
+    fixed: &[(&str, &str)],
+) -> Result<Generated, GenerateError> {
     let grammar: Value = serde_json::from_str(grammar_json).map_err(GenerateError::GrammarJson)?;
     let node_types: Value =
         serde_json::from_str(node_types_json).map_err(GenerateError::NodeTypesJson)?;
-    let grammar = Grammar::load(&grammar, externals)?;
+    let mut grammar = Grammar::load(&grammar, externals)?;
+    grammar.fix(fixed)?;
     let (best, rounds) = yields::least_fixed_point(&grammar)?;
     let node_types = NodeTypes::load(&node_types)?;
     let kinds = kinds::kinds(&grammar, &best, &node_types.supertypes);

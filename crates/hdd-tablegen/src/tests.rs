@@ -2,7 +2,9 @@
 
 use serde_json::{Value, json};
 
-use crate::{GenerateError, Generated, OwnedKindInfo, generate, generate_with_externals};
+use crate::{
+    GenerateError, Generated, OwnedKindInfo, generate, generate_with_externals, generate_with_fixed,
+};
 
 /// A grammar node of type `kind` with further fields.
 fn node(kind: &str, fields: Vec<(&str, Value)>) -> Value {
@@ -389,6 +391,34 @@ fn externals() {
     assert_eq!(min_yield(&d, "start"), "<<x");
     assert_eq!(min_yield(&d, "heredoc"), "x");
     assert!(kind(&d, "_newline").derives_empty);
+}
+
+#[test]
+fn fixed_yields_replace_a_rule_and_its_aliases() {
+    // Python's shape: a suite is an indented block (zero-width indentation tokens, so it
+    // derives nothing) or a newline aliased to a block; both must yield the fixed text.
+    let text = grammar(
+        &[
+            ("def", seq(&[s("def"), s(":"), sym("_suite")])),
+            (
+                "_suite",
+                choice(&[
+                    seq(&[sym("_indent"), sym("block")]),
+                    alias(sym("_newline"), "block", true),
+                ]),
+            ),
+            ("block", seq(&[repeat(s("pass")), sym("_dedent")])),
+        ],
+        &json!({"externals": [sym("_indent"), sym("_dedent"), sym("_newline")]}),
+    );
+    let externals = [("_indent", ""), ("_dedent", ""), ("_newline", "\n")];
+    let plain = generate_with_externals(&text, "[]", &externals).unwrap();
+    assert_eq!(min_yield(&plain, "def"), "def:");
+    let fixed = generate_with_fixed(&text, "[]", &externals, &[("block", "0")]).unwrap();
+    assert_eq!(min_yield(&fixed, "block"), "0");
+    assert_eq!(min_yield(&fixed, "def"), "def:0");
+    let err = generate_with_fixed(&text, "[]", &externals, &[("nothing", "0")]).unwrap_err();
+    assert!(matches!(&err, GenerateError::UnknownOverride(n) if n == "nothing"));
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod hdd;
 mod hoist;
 mod inline;
 mod lines;
+mod literals;
 mod names;
 mod outline;
 mod params;
@@ -27,6 +28,7 @@ pub use self::hdd::{Hdd, HddCoarse};
 pub use self::hoist::Hoist;
 pub use self::inline::Inline;
 pub use self::lines::Lines;
+pub use self::literals::Literals;
 pub use self::names::Names;
 pub(crate) use self::outline::Outline;
 pub use self::params::Params;
@@ -59,6 +61,7 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     if grammar {
         passes.push(Box::new(Inline));
         passes.push(Box::new(Simplify));
+        passes.push(Box::new(Literals));
         passes.push(Box::new(Rename));
     } else {
         passes.push(Box::new(Bytes));

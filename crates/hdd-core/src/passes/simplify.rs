@@ -26,6 +26,7 @@ use hdd_grammar::Table;
 use tree_sitter::Node;
 
 use super::hdd::kind_info;
+use super::literals::is_literal_kind;
 use super::text::is_name_kind;
 use super::units::ddmin_units;
 use crate::document::{Document, Stop, Ticker};
@@ -68,16 +69,6 @@ enum Phase {
     Types,
     /// Literals and nodes without named children.
     Leaves,
-}
-
-/// Whether a node kind names a literal (`number_literal`, `string`, `integer_literal`,
-/// `char_literal`, `float_literal`, `raw_string_literal`, …).
-fn is_literal_kind(kind: &str) -> bool {
-    ["number", "integer", "float", "string", "char", "literal"]
-        .iter()
-        .any(|w| kind.contains(w))
-        && !kind.contains("content")
-        && !kind.contains("fragment")
 }
 
 /// Whether a supertype stands for types (C `type_specifier`, Rust `_type`; not C's

@@ -326,6 +326,52 @@ fn literals_as_long_as_their_kinds_smallest_are_lowered() {
 }
 
 #[test]
+fn literals_replace_an_access_path_by_a_literal_of_another_kind() {
+    // A test that needs something indexable: `0` is tried first and refused, then `""`;
+    // the outer nodes (the assignment, the subscript) and the index must stay.
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        t.contains("[i * n + j] *= 0.5;") && !t.contains("0[")
+    });
+    let (doc, _) = run_to_fixpoint(
+        Lang::C,
+        &mut Literals,
+        "void f(struct m *m) { m->cells[i * n + j] *= 0.5; }\n",
+        &mut exec,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(doc.text()),
+        "void f(struct m *m) { \"\"[i * n + j] *= 0.5; }\n"
+    );
+}
+
+#[test]
+fn literals_replace_a_rust_call_by_a_number() {
+    check_pass_in(
+        Lang::Rust,
+        &mut Literals,
+        "fn f(v: Vec<u8>) -> usize { v.len() + 1 }\n",
+        &[" + 1 }"],
+        "fn f(v: Vec<u8>) -> usize { 0 + 1 }\n",
+    );
+}
+
+#[test]
+fn python_blocks_are_never_emptied() {
+    // tree-sitter-python parses `def f():` with nothing after it as a function with an
+    // empty body; Python does not. The validity filter counts an empty block as an
+    // error, so the last statement is replaced (by the block's fixed yield `0`), not
+    // deleted.
+    check_pass_in(
+        Lang::Python,
+        &mut Hdd,
+        "def f(a, b):\n    x = a + b\n    return x * 2\n",
+        &["def f"],
+        "def f():\n    0\n",
+    );
+}
+
+#[test]
 fn types_become_the_shortest_of_their_place() {
     check_pass(
         &mut Simplify,

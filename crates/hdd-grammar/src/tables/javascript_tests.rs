@@ -53,36 +53,44 @@ fn javascript_facts() {
     }
 }
 
+/// The external-representative cases of tree-sitter-javascript's scanner tokens, shared
+/// with TypeScript and TSX (whose scanners extend it): `(external, template, kind)`.
+pub(super) const JS_EXTERNAL_CASES: &[(&str, &str, &str)] = &[
+    (
+        "_automatic_semicolon",
+        "let a = 1@ let b = 2",
+        "lexical_declaration",
+    ),
+    (
+        "_automatic_semicolon",
+        "if (a) b()@ else c()",
+        "else_clause",
+    ),
+    (
+        "_template_chars",
+        "const t = `@${a}`;",
+        "template_substitution",
+    ),
+    (
+        "_ternary_qmark",
+        "const c = a @ b : c;",
+        "ternary_expression",
+    ),
+    ("html_comment", "@\nlet a = 1;", "html_comment"),
+];
+
+/// The case of `jsx_text`, for the grammars with JSX.
+pub(super) const JSX_TEXT_CASE: (&str, &str, &str) =
+    ("jsx_text", "const e = <div>@</div>;", "jsx_text");
+
 #[test]
 fn javascript_externals_parse_in_context() {
-    check_externals(
-        JS,
-        &[
-            (
-                "_automatic_semicolon",
-                "let a = 1@ let b = 2",
-                "lexical_declaration",
-            ),
-            (
-                "_automatic_semicolon",
-                "if (a) b()@ else c()",
-                "else_clause",
-            ),
-            (
-                "_template_chars",
-                "const t = `@${a}`;",
-                "template_substitution",
-            ),
-            (
-                "_ternary_qmark",
-                "const c = a @ b : c;",
-                "ternary_expression",
-            ),
-            ("html_comment", "@\nlet a = 1;", "html_comment"),
-            ("jsx_text", "const e = <div>@</div>;", "jsx_text"),
-        ],
-        &[],
-    );
+    let cases: Vec<_> = JS_EXTERNAL_CASES
+        .iter()
+        .copied()
+        .chain([JSX_TEXT_CASE])
+        .collect();
+    check_externals(JS, &cases, &[]);
 }
 
 #[test]
