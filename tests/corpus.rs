@@ -47,6 +47,7 @@ corpus_cases! {
     c_warn_shift_overflow_framer => "c/warn-shift-overflow-framer",
     c_warn_tautological_hashtab => "c/warn-tautological-hashtab",
     cpp_error_no_member_scheduler => "cpp/error-no-member-scheduler",
+    css_panic_media_and_print_dashboard => "css/panic-media-and-print-dashboard",
     javascript_typeerror_not_a_function_resolver => "javascript/typeerror-not-a-function-resolver",
     javascript_typeerror_undefined_author_blog => "javascript/typeerror-undefined-author-blog",
     json_typeerror_methods_string_gateway => "json/typeerror-methods-string-gateway",
@@ -57,6 +58,7 @@ corpus_cases! {
     sql_unique_violation_registrar => "sql/unique-violation-registrar",
     text_valueerror_reset_conn_log => "text/valueerror-reset-conn-log",
     text_zerodivision_sensor_bin => "text/zerodivision-sensor-bin",
+    typescript_typeerror_ledger_events => "typescript/typeerror-ledger-events",
 }
 
 /// A case added to corpus/ without a line in `corpus_cases!` would go untested.

@@ -340,7 +340,7 @@ fn advance(mut point: Point, inserted: &[u8]) -> Point {
 }
 
 /// ERROR and MISSING nodes under `root`, found without recursion, and the nodes the
-/// parser accepts but the language does not ([`hollow_nodes`]).
+/// parser accepts but the language does not (an empty Python block).
 #[must_use]
 pub fn count_errors(root: Node<'_>) -> usize {
     syntax_errors(root) + hollow_nodes(root)
