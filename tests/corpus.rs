@@ -52,6 +52,7 @@ corpus_cases! {
     javascript_typeerror_undefined_author_blog => "javascript/typeerror-undefined-author-blog",
     json_typeerror_methods_string_gateway => "json/typeerror-methods-string-gateway",
     json_typeerror_null_cost_inventory => "json/typeerror-null-cost-inventory",
+    python_keyerror_config_merge => "python/keyerror-config-merge",
     rust_error_mismatched_types_ledger => "rust/error-mismatched-types-ledger",
     rust_error_no_method_tokenizer => "rust/error-no-method-tokenizer",
     sql_no_such_column_shop_report => "sql/no-such-column-shop-report",

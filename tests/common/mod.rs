@@ -92,7 +92,7 @@ pub(crate) fn parse(lang: Option<hdd_grammar::Lang>, text: &[u8]) -> (usize, usi
     parser.set_language(&lang.ts_language()).unwrap();
     let tree = parser.parse(text, None).unwrap();
     (
-        hdd_core::count_errors(tree.root_node()),
+        hdd_core::count_errors(tree.root_node(), text),
         hdd_core::leaves(tree.root_node()).len(),
     )
 }

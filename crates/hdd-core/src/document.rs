@@ -8,6 +8,8 @@ use tree_sitter::{InputEdit, Node, ParseOptions, ParseState, Parser, Point, Tree
 use crate::edit::EditSet;
 use crate::error::Error;
 
+mod python;
+
 /// Above this many edits, `derive` reports one covering edit to tree-sitter.
 const MAX_SEPARATE_EDITS: usize = 16;
 
@@ -94,7 +96,7 @@ impl Document {
         let Some(tree) = parse_tree(parser, &self.text, None, stop)? else {
             return Ok(false);
         };
-        self.errors = count_errors(tree.root_node());
+        self.errors = count_errors(tree.root_node(), &self.text);
         self.tree = Some(tree);
         self.tokens = None;
         Ok(true)
@@ -118,7 +120,7 @@ impl Document {
         let Some(tree) = parse_tree(parser, &text, None, stop)? else {
             return Ok(None);
         };
-        let errors = count_errors(tree.root_node());
+        let errors = count_errors(tree.root_node(), &text);
         Ok(Some(Document {
             text,
             tree: Some(tree),
@@ -263,7 +265,7 @@ impl Document {
             return Ok(None);
         };
         let root = tree.root_node();
-        let errors = count_errors(root);
+        let errors = count_errors(root, &text);
         Ok((errors <= self.errors).then_some(Document {
             text,
             tree: Some(tree),
@@ -340,10 +342,12 @@ fn advance(mut point: Point, inserted: &[u8]) -> Point {
 }
 
 /// ERROR and MISSING nodes under `root`, found without recursion, and the nodes the
-/// parser accepts but the language does not (an empty Python block).
+/// parser accepts but the language does not (an empty Python block, a Python statement
+/// that goes on to the next line outside brackets). `text` is the text `root`'s tree was
+/// parsed from.
 #[must_use]
-pub fn count_errors(root: Node<'_>) -> usize {
-    syntax_errors(root) + hollow_nodes(root)
+pub fn count_errors(root: Node<'_>, text: &[u8]) -> usize {
+    syntax_errors(root) + python::hollow_nodes(root, text)
 }
 
 /// ERROR and MISSING nodes under `root`.
@@ -361,36 +365,6 @@ fn syntax_errors(root: Node<'_>) -> usize {
         stack.extend(node.children(&mut cursor).filter(Node::has_error));
     }
     count
-}
-
-/// Nodes under `root` that tree-sitter accepts without an error but the language does
-/// not: a Python `block` with no statement (tree-sitter-python parses `def a():` at the
-/// end of a file, or before a line that is not indented, as a function with an empty
-/// body). Counted as errors, so the validity filter refuses a candidate that empties a
-/// block. Only Python has such a rule; for it this walks the whole tree.
-fn hollow_nodes(root: Node<'_>) -> usize {
-    if root.language().name() != Some("python") {
-        return 0;
-    }
-    let mut count = 0;
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if node.kind() == "block" && !node.named_children(&mut node.walk()).any(|c| !c.is_extra()) {
-            count += 1;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return count;
-            }
-        }
-    }
 }
 
 /// The non-empty leaves under `root`, in text order, found without recursion.

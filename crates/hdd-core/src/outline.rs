@@ -143,7 +143,7 @@ impl Scan {
                     out.items
                         .push(start + child.start_byte()..start + child.end_byte());
                 }
-                out.errors += count_errors(child);
+                out.errors += count_errors(child, &text[start..end]);
                 out.tokens += count_leaves(child, &mut ticker)?;
             }
             if out.errors > self.max_errors {
