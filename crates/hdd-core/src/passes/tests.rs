@@ -434,6 +434,48 @@ fn hoisting_never_hands_a_parse_error_to_the_test() {
     }
 }
 
+/// Every grammar added after the first five reduces its sample file (`grammars/<lang>/`)
+/// with HDD and hoisting, and no candidate with a new error (Python's indentation
+/// rules included) reaches the test.
+#[test]
+fn newer_grammars_reduce_their_samples_with_valid_candidates_only() {
+    let samples = [
+        (
+            Lang::Cpp,
+            include_str!("../../../../grammars/cpp/sample.cpp"),
+        ),
+        (
+            Lang::TypeScript,
+            include_str!("../../../../grammars/typescript/sample.ts"),
+        ),
+        (
+            Lang::Tsx,
+            include_str!("../../../../grammars/tsx/sample.tsx"),
+        ),
+        (
+            Lang::Python,
+            include_str!("../../../../grammars/python/sample.py"),
+        ),
+        (
+            Lang::Css,
+            include_str!("../../../../grammars/css/sample.css"),
+        ),
+        (Lang::Go, include_str!("../../../../grammars/go/sample.go")),
+        (
+            Lang::Java,
+            include_str!("../../../../grammars/java/Sample.java"),
+        ),
+        (
+            Lang::Toml,
+            include_str!("../../../../grammars/toml/sample.toml"),
+        ),
+    ];
+    for (lang, input) in samples {
+        assert_only_valid_texts_reach_the_test(lang, &mut Hdd, input);
+        assert_only_valid_texts_reach_the_test(lang, &mut Hoist, input);
+    }
+}
+
 #[test]
 fn names_never_hands_a_parse_error_to_the_test() {
     let inputs = [

@@ -42,39 +42,5 @@ fn css_min_yields_parse_in_place() {
     check_min_yields_in_place(CSS, SAMPLE, 40);
 }
 
-const SAMPLE: &str = r##"@charset "utf-8";
-@import url("base.css") screen;
-
-:root {
-  --accent: #3366ff;
-  --gap: calc(1rem + 2px);
-}
-
-html, body {
-  margin: 0;
-  font: 14px/1.4 "Helvetica Neue", Arial, sans-serif !important;
-}
-
-nav > ul li:first-child a[href^="https"]:hover::after {
-  content: "\2192";
-  color: var(--accent);
-}
-
-.card.wide #main ~ p + span {
-  grid-template-columns: repeat(3, minmax(0, 1fr));
-  transition: opacity 0.3s ease-in-out, transform 200ms;
-}
-
-@media screen and (max-width: 600px) {
-  .card { padding: 4px 8px; }
-}
-
-@keyframes spin {
-  from { transform: rotate(0deg); }
-  to { transform: rotate(360deg); }
-}
-
-@supports (display: grid) {
-  .grid { display: grid; }
-}
-"##;
+/// A realistic file that parses cleanly; also reduced by the pass tests of `hdd-core`.
+const SAMPLE: &str = include_str!("../../../../grammars/css/sample.css");

@@ -46,26 +46,5 @@ fn toml_min_yields_parse_in_place() {
     check_min_yields_in_place(TOML, SAMPLE, 12);
 }
 
-const SAMPLE: &str = r##"# A Cargo manifest.
-title = "example"
-version = "0.1.0"
-authors = ["A <a@example.com>", 'B']
-enabled = true
-ratio = 0.75
-when = 1979-05-27T07:32:00Z
-point = { x = 1, y = -2 }
-
-[dependencies]
-serde = { version = "1", features = ["derive"] }
-"quoted key" = 'literal'
-multi = """
-two
-lines"""
-
-[profile.release]
-lto = true
-
-[[bin]]
-name = "tool"
-path = "src/main.rs"
-"##;
+/// A realistic file that parses cleanly; also reduced by the pass tests of `hdd-core`.
+const SAMPLE: &str = include_str!("../../../../grammars/toml/sample.toml");
