@@ -35,6 +35,8 @@ pub enum Lang {
     Go,
     /// Java (tree-sitter-java).
     Java,
+    /// HTML (tree-sitter-html).
+    Html,
     /// TOML (tree-sitter-toml-ng).
     Toml,
 }
@@ -147,6 +149,14 @@ const SPECS: &[Spec] = &[
         table: &tables::java::TABLE,
     },
     Spec {
+        name: "html",
+        aliases: &["htm"],
+        extensions: &["html", "htm"],
+        grammar_version: "tree-sitter-html 0.23.2",
+        language: tree_sitter_html::LANGUAGE,
+        table: &tables::html::TABLE,
+    },
+    Spec {
         name: "toml",
         aliases: &[],
         extensions: &["toml"],
@@ -171,6 +181,7 @@ impl Lang {
         Lang::Css,
         Lang::Go,
         Lang::Java,
+        Lang::Html,
         Lang::Toml,
     ];
 

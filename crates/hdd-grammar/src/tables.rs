@@ -4,8 +4,9 @@
 
 mod externals;
 use externals::{
-    CPP_EXTERNALS, CSS_EXTERNALS, JAVASCRIPT_EXTERNALS, PYTHON_EXTERNALS, PYTHON_FIXED,
-    RUST_EXTERNALS, SQL_EXTERNALS, TOML_EXTERNALS, TYPESCRIPT_EXTERNALS,
+    CPP_EXTERNALS, CSS_EXTERNALS, HTML_EXTERNALS, HTML_FIXED, JAVASCRIPT_EXTERNALS,
+    PYTHON_EXTERNALS, PYTHON_FIXED, RUST_EXTERNALS, SQL_EXTERNALS, TOML_EXTERNALS,
+    TYPESCRIPT_EXTERNALS,
 };
 
 // One module per language, each holding its `TABLE`; `Lang::table` picks one.
@@ -44,6 +45,9 @@ pub(crate) mod go {
 }
 pub(crate) mod java {
     include!("../../../grammars/java/tables.rs");
+}
+pub(crate) mod html {
+    include!("../../../grammars/html/tables.rs");
 }
 pub(crate) mod toml {
     include!("../../../grammars/toml/tables.rs");
@@ -199,6 +203,14 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         fixed: &[],
     },
     GrammarSource {
+        lang: "html",
+        crate_name: "tree-sitter-html",
+        crate_version: "0.23.2",
+        node_types: tree_sitter_html::NODE_TYPES,
+        externals: HTML_EXTERNALS,
+        fixed: HTML_FIXED,
+    },
+    GrammarSource {
         lang: "toml",
         crate_name: "tree-sitter-toml-ng",
         crate_version: "0.7.0",
@@ -246,6 +258,9 @@ mod go_tests;
 
 #[cfg(test)]
 mod java_tests;
+
+#[cfg(test)]
+mod html_tests;
 
 #[cfg(test)]
 mod toml_tests;

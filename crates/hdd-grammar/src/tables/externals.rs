@@ -113,3 +113,28 @@ pub(super) const TOML_EXTERNALS: &[(&str, &str)] = &[
     ("_multiline_literal_string_content", ""),
     ("_multiline_literal_string_end", "\'\'\'"),
 ];
+
+/// Representatives of tree-sitter-html's external-scanner tokens (tag names and the
+/// text the scanner reads whole).
+pub(super) const HTML_EXTERNALS: &[(&str, &str)] = &[
+    ("_start_tag_name", "a"),
+    // `<script>` and `<style>` start raw-text elements.
+    ("_script_start_tag_name", "script"),
+    ("_style_start_tag_name", "style"),
+    // An end tag's name matches its start tag's; `a` matches the start tag's `a`.
+    ("_end_tag_name", "a"),
+    // An end tag that closes nothing open (a named node, not an error).
+    ("erroneous_end_tag_name", "b"),
+    // The end of an element closed by what follows (`<p>a<p>b`) or by the end of the
+    // text: zero-width.
+    ("_implicit_end_tag", ""),
+    // The contents of a `<script>` or `<style>` element.
+    ("raw_text", "a"),
+    ("comment", "<!---->"),
+];
+
+/// HTML's fixed yields: an element's shortest derivation ends with a zero-width implicit
+/// end tag (`<a>`), which the scanner makes only before what closes the element (another
+/// `<p>` after a `<p>`), not at the end of the text or before a sibling of another kind:
+/// an element's shortest valid text is an explicitly closed one.
+pub(super) const HTML_FIXED: &[(&str, &str)] = &[("element", "<a></a>")];

@@ -70,6 +70,11 @@ const CHECKED_IN: &[(&str, &str, &str)] = &[
         include_str!("../../../../grammars/java/tables.rs"),
     ),
     (
+        "html",
+        include_str!("../../../../grammars/html/grammar.json"),
+        include_str!("../../../../grammars/html/tables.rs"),
+    ),
+    (
         "toml",
         include_str!("../../../../grammars/toml/grammar.json"),
         include_str!("../../../../grammars/toml/tables.rs"),
