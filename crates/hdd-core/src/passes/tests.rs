@@ -334,6 +334,17 @@ fn window_removes_runs_of_tokens() {
 }
 
 #[test]
+fn tokens_reduce_inside_a_macro_body() {
+    // A `#define` body is one leaf of the tree (`preproc_arg`); its tokens go one by one.
+    check_pass(
+        &mut Tokens,
+        "#define a (nextHi[az] - nextLo[az])\nint f(void) { return a; }\n",
+        &["#define a", "nextHi", "int f(void) { return a; }"],
+        "#define a nextHi\nint f(void) { return a; }\n",
+    );
+}
+
+#[test]
 fn lines_and_tokens_work_without_a_grammar() {
     let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(3).any(|w| w == b"bug"));
     let mut observer = |_: Event<'_>| Ok(());

@@ -1,6 +1,10 @@
 //! ## What it does
 //! ddmin over the tokens of the current text: the leaves of the syntax tree, or
-//! whitespace-separated words without a grammar.
+//! whitespace-separated words without a grammar. A leaf that holds text the grammar does
+//! not parse (a C `#define`'s body, `preproc_arg`; HTML's `raw_text` of a script or a
+//! style) counts as the tokens a lexer finds in it: words, quoted strings, and every
+//! other character alone, so `#define a (x[i]-y[i])` can lose its parentheses and
+//! operands one at a time.
 //!
 //! ## When it helps
 //! Last: it removes single keywords, qualifiers, operators and parentheses the tree
@@ -49,12 +53,52 @@ pub(super) fn token_ranges(doc: &Document, stop: Stop<'_>) -> Result<Vec<Range<u
         Some(tree) => {
             let mut ranges = Vec::new();
             try_each_leaf(tree.root_node(), stop, |leaf| {
-                ranges.push(leaf.byte_range())
+                if OPAQUE_KINDS.contains(&leaf.kind()) {
+                    let start = leaf.start_byte();
+                    ranges.extend(
+                        lexer_tokens(&doc.text()[leaf.byte_range()])
+                            .into_iter()
+                            .map(|r| start + r.start..start + r.end),
+                    );
+                } else {
+                    ranges.push(leaf.byte_range());
+                }
             })?;
             Ok(ranges)
         }
         None => Ok(words(doc.text())),
     }
+}
+
+/// Leaf kinds whose text holds structure the grammar does not parse.
+const OPAQUE_KINDS: [&str; 2] = ["preproc_arg", "raw_text"];
+
+/// The tokens of an opaque leaf's text: words (letters, digits, `_`), quoted strings
+/// (`"…"`, `'…'`, with backslash escapes), and each other character that is not a space.
+fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        let end = if b.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        } else if word(b) {
+            i + text[i..].iter().take_while(|&&c| word(c)).count()
+        } else if b == b'"' || b == b'\'' {
+            let mut j = i + 1;
+            while j < text.len() && text[j] != b && text[j] != b'\n' {
+                j += if text[j] == b'\\' { 2 } else { 1 };
+            }
+            (j + 1).min(text.len())
+        } else {
+            i + 1
+        };
+        tokens.push(i..end);
+        i = end;
+    }
+    tokens
 }
 
 /// The ranges of each whitespace-separated word.
