@@ -27,12 +27,9 @@ pub(super) fn hollow_nodes(root: Node<'_>, text: &[u8]) -> usize {
     loop {
         let node = cursor.node();
         match node.kind() {
-            "block" | "module" => count += indentation_errors(node),
+            "block" | "module" => count += statement_errors(node, text),
             "return_statement" => count += usize::from(!in_function(node)),
             _ => {}
-        }
-        if is_simple_statement(node) {
-            count += usize::from(breaks_its_line(node, text));
         }
         if cursor.goto_first_child() {
             continue;
@@ -48,27 +45,23 @@ pub(super) fn hollow_nodes(root: Node<'_>, text: &[u8]) -> usize {
     }
 }
 
-/// Whether a node is a statement of a `module` or a `block` that holds no block: an
-/// expression, an assignment, a `return`, an `import`, ….
-fn is_simple_statement(node: Node<'_>) -> bool {
-    node.is_named()
-        && !node.is_extra()
-        && node
-            .parent()
-            .is_some_and(|p| matches!(p.kind(), "module" | "block"))
-        && !matches!(
-            node.kind(),
-            "function_definition"
-                | "class_definition"
-                | "decorated_definition"
-                | "if_statement"
-                | "for_statement"
-                | "while_statement"
-                | "try_statement"
-                | "with_statement"
-                | "match_statement"
-                | "case_clause"
-        )
+/// Whether a statement of a `module` or a `block` holds a block (`def`, `if`, a `case`
+/// of a `match`, …), rather than being a simple one: an expression, an assignment, a
+/// `return`, an `import`, ….
+fn is_compound(statement: Node<'_>) -> bool {
+    matches!(
+        statement.kind(),
+        "function_definition"
+            | "class_definition"
+            | "decorated_definition"
+            | "if_statement"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "with_statement"
+            | "match_statement"
+            | "case_clause"
+    )
 }
 
 /// Whether a simple statement goes on to another line where Python's tokenizer would
@@ -104,7 +97,7 @@ fn breaks_its_line(statement: Node<'_>, text: &[u8]) -> bool {
             if cursor.goto_next_sibling() {
                 break;
             }
-            if !cursor.goto_parent() || cursor.node() == statement {
+            if !cursor.goto_parent() {
                 return false;
             }
         }
@@ -124,11 +117,12 @@ fn in_function(node: Node<'_>) -> bool {
     false
 }
 
-/// The indentation errors among the statements of a `module` or `block`: an empty
-/// block counts one; so does each statement that starts a line at a column other than
-/// its list's (a module's is 0; a block's is its first statement's, which must be past
-/// its header's when it starts a line of its own).
-fn indentation_errors(list: Node<'_>) -> usize {
+/// The errors among the statements of a `module` or `block`: an empty block counts one;
+/// so does each statement that starts a line at a column other than its list's (a
+/// module's is 0; a block's is its first statement's, which must be past its header's
+/// when it starts a line of its own), and each simple statement that runs onto the next
+/// line ([`breaks_its_line`]).
+fn statement_errors(list: Node<'_>, text: &[u8]) -> usize {
     let module = list.kind() == "module";
     let header = list.parent().map(|p| p.start_position());
     let mut errors = 0;
@@ -141,6 +135,9 @@ fn indentation_errors(list: Node<'_>) -> usize {
             continue;
         }
         statements += 1;
+        if !is_compound(child) {
+            errors += usize::from(breaks_its_line(child, text));
+        }
         let start = child.start_position();
         let starts_line = last_row.is_none_or(|row| start.row > row)
             && (module || header.is_none_or(|h| start.row > h.row));

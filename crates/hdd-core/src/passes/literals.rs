@@ -31,7 +31,7 @@
 use hdd_grammar::Table;
 use tree_sitter::Node;
 
-use super::hdd::kind_info;
+use super::hdd::{children_with_fields, kind_info};
 use super::text::is_name_kind;
 use super::units::ddmin_units;
 use crate::document::{Document, Stop, Ticker};
@@ -204,23 +204,13 @@ const BINDING_FIELDS: [&str; 5] = ["name", "declarator", "pattern", "left", "par
 
 /// Whether a name is bound or assigned where it stands (see [`BINDING_FIELDS`]).
 fn binds_a_name(node: Node<'_>) -> bool {
-    let Some(parent) = node.parent() else {
-        return false;
-    };
-    let mut cursor = parent.walk();
-    let found = cursor.goto_first_child()
-        && loop {
-            if cursor.node() == node {
-                break true;
-            }
-            if !cursor.goto_next_sibling() {
-                break false;
-            }
-        };
-    found
-        && cursor
-            .field_name()
+    node.parent().is_some_and(|parent| {
+        children_with_fields(parent)
+            .into_iter()
+            .find(|&(child, _)| child == node)
+            .and_then(|(_, field)| field)
             .is_some_and(|f| BINDING_FIELDS.contains(&f))
+    })
 }
 
 /// The constants that may replace `node`: none for a literal or a leaf other than a name

@@ -13,7 +13,7 @@
 //! ## Example
 //! `static const int x = (1);` with a test that needs `x = 1` becomes `int x = 1;`.
 
-use super::text::swallow_space;
+use super::text::{is_word, swallow_space};
 use super::units::ddmin_units;
 use crate::pass::Pass;
 use std::ops::Range;
@@ -76,7 +76,6 @@ const OPAQUE_KINDS: [&str; 2] = ["preproc_arg", "raw_text"];
 /// The tokens of an opaque leaf's text: words (letters, digits, `_`), quoted strings
 /// (`"…"`, `'…'`, with backslash escapes), and each other character that is not a space.
 fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
     let mut tokens = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -84,8 +83,8 @@ fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
         let end = if b.is_ascii_whitespace() {
             i += 1;
             continue;
-        } else if word(b) {
-            i + text[i..].iter().take_while(|&&c| word(c)).count()
+        } else if is_word(b) {
+            i + text[i..].iter().take_while(|&&c| is_word(c)).count()
         } else if b == b'"' || b == b'\'' {
             let mut j = i + 1;
             while j < text.len() && text[j] != b && text[j] != b'\n' {
