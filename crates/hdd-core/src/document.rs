@@ -8,6 +8,7 @@ use tree_sitter::{InputEdit, Node, ParseOptions, ParseState, Parser, Point, Tree
 use crate::edit::EditSet;
 use crate::error::Error;
 
+mod bash;
 mod python;
 
 /// Above this many edits, `derive` reports one covering edit to tree-sitter.
@@ -343,11 +344,12 @@ fn advance(mut point: Point, inserted: &[u8]) -> Point {
 
 /// ERROR and MISSING nodes under `root`, found without recursion, and the nodes the
 /// parser accepts but the language does not (an empty Python block, a Python statement
-/// that goes on to the next line outside brackets). `text` is the text `root`'s tree was
+/// that goes on to the next line outside brackets, an empty Bash body or a Bash keyword
+/// left as a command). `text` is the text `root`'s tree was
 /// parsed from.
 #[must_use]
 pub fn count_errors(root: Node<'_>, text: &[u8]) -> usize {
-    syntax_errors(root) + python::hollow_nodes(root, text)
+    syntax_errors(root) + python::hollow_nodes(root, text) + bash::refused_nodes(root, text)
 }
 
 /// ERROR and MISSING nodes under `root`.

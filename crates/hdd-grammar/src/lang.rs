@@ -37,6 +37,8 @@ pub enum Lang {
     Java,
     /// HTML (tree-sitter-html).
     Html,
+    /// Bash and POSIX shell scripts (tree-sitter-bash).
+    Bash,
     /// TOML (tree-sitter-toml-ng).
     Toml,
 }
@@ -157,6 +159,14 @@ const SPECS: &[Spec] = &[
         table: &tables::html::TABLE,
     },
     Spec {
+        name: "bash",
+        aliases: &["sh", "shell"],
+        extensions: &["sh", "bash"],
+        grammar_version: "tree-sitter-bash 0.25.1",
+        language: tree_sitter_bash::LANGUAGE,
+        table: &tables::bash::TABLE,
+    },
+    Spec {
         name: "toml",
         aliases: &[],
         extensions: &["toml"],
@@ -182,6 +192,7 @@ impl Lang {
         Lang::Go,
         Lang::Java,
         Lang::Html,
+        Lang::Bash,
         Lang::Toml,
     ];
 

@@ -4,9 +4,9 @@
 
 mod externals;
 use externals::{
-    CPP_EXTERNALS, CSS_EXTERNALS, HTML_EXTERNALS, HTML_FIXED, JAVASCRIPT_EXTERNALS,
-    PYTHON_EXTERNALS, PYTHON_FIXED, RUST_EXTERNALS, SQL_EXTERNALS, TOML_EXTERNALS,
-    TYPESCRIPT_EXTERNALS,
+    BASH_EXTERNALS, BASH_FIXED, CPP_EXTERNALS, CSS_EXTERNALS, HTML_EXTERNALS, HTML_FIXED,
+    JAVASCRIPT_EXTERNALS, PYTHON_EXTERNALS, PYTHON_FIXED, RUST_EXTERNALS, SQL_EXTERNALS,
+    TOML_EXTERNALS, TYPESCRIPT_EXTERNALS,
 };
 
 // One module per language, each holding its `TABLE`; `Lang::table` picks one.
@@ -48,6 +48,9 @@ pub(crate) mod java {
 }
 pub(crate) mod html {
     include!("../../../grammars/html/tables.rs");
+}
+pub(crate) mod bash {
+    include!("../../../grammars/bash/tables.rs");
 }
 pub(crate) mod toml {
     include!("../../../grammars/toml/tables.rs");
@@ -211,6 +214,14 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         fixed: HTML_FIXED,
     },
     GrammarSource {
+        lang: "bash",
+        crate_name: "tree-sitter-bash",
+        crate_version: "0.25.1",
+        node_types: tree_sitter_bash::NODE_TYPES,
+        externals: BASH_EXTERNALS,
+        fixed: BASH_FIXED,
+    },
+    GrammarSource {
         lang: "toml",
         crate_name: "tree-sitter-toml-ng",
         crate_version: "0.7.0",
@@ -261,6 +272,9 @@ mod java_tests;
 
 #[cfg(test)]
 mod html_tests;
+
+#[cfg(test)]
+mod bash_tests;
 
 #[cfg(test)]
 mod toml_tests;

@@ -8,7 +8,9 @@
 //! order of the definitions. Then the same for functions that take nothing and return
 //! one expression (a top-level item with a `body` whose only statement returns it, or
 //! is it, as Rust's `{ 3 }`): each call `f()` becomes the expression, and the function
-//! goes.
+//! goes. A C macro that cannot be inlined can still give its body: the body, as a
+//! statement, in place of the `#define` line (`#define a (x[i] - y[i])` -> `(x[i] - y[i]);`),
+//! where the tree passes reduce it as C.
 //!
 //! ## When it helps
 //! Near the end, when a macro or a constant stands between the bug and a literal the test
@@ -94,7 +96,9 @@ impl Pass for Inline {
                     }
                 }
                 // A use inside the definition itself overlaps its deletion: no candidate.
-                let mut candidates = std::iter::once(EditSet::new(edits));
+                // A macro's body can also take its `#define` line's place, as a statement
+                // the tree passes can then reduce.
+                let mut candidates = [EditSet::new(edits), hoisted_macro(text, value)].into_iter();
                 if session.first_interesting(&base, &mut candidates)?.is_some() {
                     continue 'restart;
                 }
@@ -240,6 +244,28 @@ fn defined_value<'t>(placed: &PlacedLeaf<'t>) -> Option<Node<'t>> {
     parent
         .child_by_field_name("value")
         .filter(|v| !v.byte_range().is_empty())
+}
+
+/// A C `#define`'s body put in place of the whole `#define` line, as a statement (a `;`
+/// added unless it ends with one or with a block): `#define a (x[i] - y[i])` becomes
+/// `(x[i] - y[i]);`. `None` when `value` is not a macro's body.
+fn hoisted_macro(text: &[u8], value: Node<'_>) -> Option<EditSet> {
+    if value.kind() != "preproc_arg" {
+        return None;
+    }
+    let definition = value.parent()?;
+    let body = text[value.byte_range()].trim_ascii();
+    let mut statement = body.to_vec();
+    if !matches!(body.last(), Some(b';' | b'}')) {
+        statement.push(b';');
+    }
+    // The definition's range ends with its newline.
+    let end = definition.end_byte();
+    let newline = usize::from(end > 0 && text[end - 1] == b'\n');
+    EditSet::new(vec![Edit::replace(
+        definition.start_byte()..end - newline,
+        statement,
+    )])
 }
 
 /// The ranges of the identifier-like words of `text[range]`.

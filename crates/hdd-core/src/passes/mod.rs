@@ -3,6 +3,7 @@
 mod bytes;
 mod defs;
 mod deps;
+mod groups;
 mod hdd;
 mod hoist;
 mod inline;
@@ -24,6 +25,7 @@ use crate::pass::Pass;
 
 pub use self::bytes::Bytes;
 pub use self::defs::Defs;
+pub use self::groups::Groups;
 pub use self::hdd::{Hdd, HddCoarse};
 pub use self::hoist::Hoist;
 pub use self::inline::Inline;
@@ -54,6 +56,8 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
         passes.push(Box::new(Hdd));
         passes.push(Box::new(Hoist));
         passes.push(Box::new(Params));
+    } else {
+        passes.push(Box::new(Groups));
     }
     passes.push(Box::new(Lines));
     passes.push(Box::new(Tokens));

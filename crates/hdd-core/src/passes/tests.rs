@@ -9,6 +9,7 @@ use crate::exec::ClosureExecutor;
 use crate::session::Session;
 
 mod cleanups;
+mod shells;
 
 /// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
 /// `needs`; checks the result against `expect`.
@@ -480,6 +481,10 @@ fn newer_grammars_reduce_their_samples_with_valid_candidates_only() {
             Lang::Toml,
             include_str!("../../../../grammars/toml/sample.toml"),
         ),
+        (
+            Lang::Bash,
+            include_str!("../../../../grammars/bash/sample.sh"),
+        ),
     ];
     for (lang, input) in samples {
         assert_only_valid_texts_reach_the_test(lang, &mut Hdd, input);
@@ -554,6 +559,35 @@ fn inline_writes_a_macros_value_in_place_of_its_uses() {
         "#define SEQ 4\n#define W (SEQ * 8)\nint f(void) { return 1 << W; }\n",
         &["int f(void) { return 1 << ", "4"],
         "int f(void) { return 1 << (4 * 8); }\n",
+    );
+}
+
+#[test]
+fn a_macros_body_takes_the_place_of_its_define_line() {
+    // The body alone is what the test needs; as a statement, HDD reduces it as C.
+    let input = "#define a (nextHi[az] - nextLo[az])\nint f(void) { return 0; }\n";
+    check_pass(
+        &mut Inline,
+        input,
+        &["nextHi[az] - nextLo[az]"],
+        "(nextHi[az] - nextLo[az]);\nint f(void) { return 0; }\n",
+    );
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        t.contains("nextHi") && !t.contains("define")
+    });
+    let mut observer = |_: Event<'_>| Ok(());
+    let mut session = Session::new(
+        Some(Lang::C),
+        input.as_bytes().to_vec(),
+        &mut exec,
+        &mut observer,
+    )
+    .unwrap();
+    session.reduce().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(session.current().text()),
+        "nextHi;\n"
     );
 }
 

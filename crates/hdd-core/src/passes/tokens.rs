@@ -1,6 +1,6 @@
 //! ## What it does
-//! ddmin over the tokens of the current text: the leaves of the syntax tree, or
-//! whitespace-separated words without a grammar. A leaf that holds text the grammar does
+//! ddmin over the tokens of the current text: the leaves of the syntax tree, or the
+//! tokens a lexer finds without a grammar (see below). A leaf that holds text the grammar does
 //! not parse (a C `#define`'s body, `preproc_arg`; HTML's `raw_text` of a script or a
 //! style) counts as the tokens a lexer finds in it: words, quoted strings, and every
 //! other character alone, so `#define a (x[i]-y[i])` can lose its parentheses and
@@ -44,7 +44,7 @@ impl Pass for Tokens {
 }
 
 /// The byte ranges of the document's tokens: the non-empty leaves of its tree, or its
-/// whitespace-separated words without a grammar.
+/// lexer tokens without a grammar.
 ///
 /// # Errors
 /// [`Error::Stopped`] when `stop` says so.
@@ -66,16 +66,18 @@ pub(super) fn token_ranges(doc: &Document, stop: Stop<'_>) -> Result<Vec<Range<u
             })?;
             Ok(ranges)
         }
-        None => Ok(words(doc.text())),
+        None => Ok(lexer_tokens(doc.text())),
     }
 }
 
 /// Leaf kinds whose text holds structure the grammar does not parse.
 const OPAQUE_KINDS: [&str; 2] = ["preproc_arg", "raw_text"];
 
-/// The tokens of an opaque leaf's text: words (letters, digits, `_`), quoted strings
-/// (`"…"`, `'…'`, with backslash escapes), and each other character that is not a space.
-fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
+/// The tokens of an opaque leaf's text, or of a text without a grammar: words (letters,
+/// digits, `_`), quoted strings (`"…"`, `'…'`, `` `…` ``, with backslash escapes, closed
+/// on their line; an unclosed quote is a token alone: `don't`), and each other character
+/// that is not a space.
+pub(super) fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
     let mut tokens = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -85,12 +87,16 @@ fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
             continue;
         } else if is_word(b) {
             i + text[i..].iter().take_while(|&&c| is_word(c)).count()
-        } else if b == b'"' || b == b'\'' {
+        } else if matches!(b, b'"' | b'\'' | b'`') {
             let mut j = i + 1;
             while j < text.len() && text[j] != b && text[j] != b'\n' {
                 j += if text[j] == b'\\' { 2 } else { 1 };
             }
-            (j + 1).min(text.len())
+            if j < text.len() && text[j] == b {
+                j + 1
+            } else {
+                i + 1
+            }
         } else {
             i + 1
         };
@@ -98,24 +104,4 @@ fn lexer_tokens(text: &[u8]) -> Vec<Range<usize>> {
         i = end;
     }
     tokens
-}
-
-/// The ranges of each whitespace-separated word.
-fn words(text: &[u8]) -> Vec<Range<usize>> {
-    let mut units = Vec::new();
-    let mut start = None;
-    for (i, &b) in text.iter().enumerate() {
-        match (b.is_ascii_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                units.push(s..i);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        units.push(s..text.len());
-    }
-    units
 }

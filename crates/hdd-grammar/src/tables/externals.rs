@@ -138,3 +138,62 @@ pub(super) const HTML_EXTERNALS: &[(&str, &str)] = &[
 /// `<p>` after a `<p>`), not at the end of the text or before a sibling of another kind:
 /// an element's shortest valid text is an explicitly closed one.
 pub(super) const HTML_FIXED: &[(&str, &str)] = &[("element", "<a></a>")];
+
+/// Representatives of tree-sitter-bash's external-scanner tokens.
+pub(super) const BASH_EXTERNALS: &[(&str, &str)] = &[
+    // A here-document: `<<a`, a newline, the body, the delimiter line `a`.
+    ("heredoc_start", "a"),
+    // The body of a here-document: may be empty (`cat <<a\na`); with expansions in it,
+    // the text before the first one, and between them.
+    ("simple_heredoc_body", ""),
+    ("_heredoc_body_beginning", ""),
+    ("heredoc_content", ""),
+    // The delimiter line, the same word as the start.
+    ("heredoc_end", "a"),
+    // `2>a`: the digit glued to the redirection.
+    ("file_descriptor", "2"),
+    // The value of `a=`: zero-width.
+    ("_empty_value", ""),
+    // The zero-width mark between two glued parts of a word (`a${b}c`).
+    ("_concat", ""),
+    // A variable's name before `=`, `+=` or `[`.
+    ("variable_name", "a"),
+    // `[ -f a ]`.
+    ("test_operator", "-f"),
+    // The pattern of `[[ a =~ b ]]` and of `${a#b}`, `${a/b}`.
+    ("regex", "a"),
+    ("_regex_no_slash", "a"),
+    ("_regex_no_space", "a"),
+    // A word inside `${a:-b}`.
+    ("_expansion_word", "a"),
+    // A glob pattern with an extglob operator (`@(a)`) or a plain one in a `case`.
+    ("extglob_pattern", "*"),
+    // A `$` followed by nothing that expands.
+    ("_bare_dollar", "$"),
+    // The `{` of a brace expression (`{1..2}`).
+    ("_brace_start", "{"),
+    ("_immediate_double_hash", "##"),
+    ("_external_expansion_sym_hash", "#"),
+    ("_external_expansion_sym_bang", "!"),
+    ("_external_expansion_sym_equal", "="),
+    // Never produced: the scanner's error-recovery marker.
+    ("__error_recovery", ""),
+];
+
+/// Bash's fixed yields. A word may be one of `{ } [ ]` alone, and the generator prefers
+/// such an exact token to an invented name, but `{` and `}` are reserved words where a
+/// command starts (`{` alone opens a group): a command named `{` does not parse; as two
+/// characters, the special word loses to a number (`0`) and a name. And the parser
+/// accepts empty bodies, Bash does not (`if a; then fi`, `while a; do done`, `f() { }`
+/// are syntax errors; the validity filter counts them, see hdd-core's `document/bash.rs`):
+/// a body's shortest valid text holds one command, `0`. A function's shortest
+/// derivation, `function b{ 0;}`, glues its name to the brace: `b{` is one word to Bash.
+pub(super) const BASH_FIXED: &[(&str, &str)] = &[
+    ("_special_character", "]]"),
+    ("do_group", "do 0;done"),
+    ("compound_statement", "{ 0;}"),
+    ("else_clause", "else 0;"),
+    ("elif_clause", "elif 0;then 0;"),
+    ("if_statement", "if 0;then 0;fi"),
+    ("function_definition", "b(){ 0;}"),
+];

@@ -75,6 +75,11 @@ const CHECKED_IN: &[(&str, &str, &str)] = &[
         include_str!("../../../../grammars/html/tables.rs"),
     ),
     (
+        "bash",
+        include_str!("../../../../grammars/bash/grammar.json"),
+        include_str!("../../../../grammars/bash/tables.rs"),
+    ),
+    (
         "toml",
         include_str!("../../../../grammars/toml/grammar.json"),
         include_str!("../../../../grammars/toml/tables.rs"),
