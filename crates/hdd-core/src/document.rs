@@ -10,6 +10,7 @@ use crate::error::Error;
 
 mod bash;
 mod python;
+mod yaml;
 
 /// Above this many edits, `derive` reports one covering edit to tree-sitter.
 const MAX_SEPARATE_EDITS: usize = 16;
@@ -345,11 +346,14 @@ fn advance(mut point: Point, inserted: &[u8]) -> Point {
 /// ERROR and MISSING nodes under `root`, found without recursion, and the nodes the
 /// parser accepts but the language does not (an empty Python block, a Python statement
 /// that goes on to the next line outside brackets, an empty Bash body or a Bash keyword
-/// left as a command). `text` is the text `root`'s tree was
+/// left as a command, a YAML alias without its anchor). `text` is the text `root`'s tree was
 /// parsed from.
 #[must_use]
 pub fn count_errors(root: Node<'_>, text: &[u8]) -> usize {
-    syntax_errors(root) + python::hollow_nodes(root, text) + bash::refused_nodes(root, text)
+    syntax_errors(root)
+        + python::hollow_nodes(root, text)
+        + bash::refused_nodes(root, text)
+        + yaml::refused_nodes(root, text)
 }
 
 /// ERROR and MISSING nodes under `root`.

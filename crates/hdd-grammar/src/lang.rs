@@ -39,6 +39,8 @@ pub enum Lang {
     Html,
     /// Bash and POSIX shell scripts (tree-sitter-bash).
     Bash,
+    /// YAML (tree-sitter-yaml).
+    Yaml,
     /// TOML (tree-sitter-toml-ng).
     Toml,
 }
@@ -167,6 +169,14 @@ const SPECS: &[Spec] = &[
         table: &tables::bash::TABLE,
     },
     Spec {
+        name: "yaml",
+        aliases: &["yml"],
+        extensions: &["yaml", "yml"],
+        grammar_version: "tree-sitter-yaml 0.7.2",
+        language: tree_sitter_yaml::LANGUAGE,
+        table: &tables::yaml::TABLE,
+    },
+    Spec {
         name: "toml",
         aliases: &[],
         extensions: &["toml"],
@@ -193,6 +203,7 @@ impl Lang {
         Lang::Java,
         Lang::Html,
         Lang::Bash,
+        Lang::Yaml,
         Lang::Toml,
     ];
 

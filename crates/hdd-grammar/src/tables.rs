@@ -6,7 +6,7 @@ mod externals;
 use externals::{
     BASH_EXTERNALS, BASH_FIXED, CPP_EXTERNALS, CSS_EXTERNALS, HTML_EXTERNALS, HTML_FIXED,
     JAVASCRIPT_EXTERNALS, PYTHON_EXTERNALS, PYTHON_FIXED, RUST_EXTERNALS, SQL_EXTERNALS,
-    TOML_EXTERNALS, TYPESCRIPT_EXTERNALS,
+    TOML_EXTERNALS, TYPESCRIPT_EXTERNALS, YAML_EXTERNALS,
 };
 
 // One module per language, each holding its `TABLE`; `Lang::table` picks one.
@@ -51,6 +51,9 @@ pub(crate) mod html {
 }
 pub(crate) mod bash {
     include!("../../../grammars/bash/tables.rs");
+}
+pub(crate) mod yaml {
+    include!("../../../grammars/yaml/tables.rs");
 }
 pub(crate) mod toml {
     include!("../../../grammars/toml/tables.rs");
@@ -222,6 +225,14 @@ pub const GRAMMAR_SOURCES: &[GrammarSource] = &[
         fixed: BASH_FIXED,
     },
     GrammarSource {
+        lang: "yaml",
+        crate_name: "tree-sitter-yaml",
+        crate_version: "0.7.2",
+        node_types: tree_sitter_yaml::NODE_TYPES,
+        externals: YAML_EXTERNALS,
+        fixed: &[],
+    },
+    GrammarSource {
         lang: "toml",
         crate_name: "tree-sitter-toml-ng",
         crate_version: "0.7.0",
@@ -275,6 +286,9 @@ mod html_tests;
 
 #[cfg(test)]
 mod bash_tests;
+
+#[cfg(test)]
+mod yaml_tests;
 
 #[cfg(test)]
 mod toml_tests;

@@ -9,7 +9,7 @@ use crate::exec::ClosureExecutor;
 use crate::session::Session;
 
 mod cleanups;
-mod shells;
+mod real_parsers;
 
 /// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
 /// `needs`; checks the result against `expect`.
@@ -484,6 +484,10 @@ fn newer_grammars_reduce_their_samples_with_valid_candidates_only() {
         (
             Lang::Bash,
             include_str!("../../../../grammars/bash/sample.sh"),
+        ),
+        (
+            Lang::Yaml,
+            include_str!("../../../../grammars/yaml/sample.yaml"),
         ),
     ];
     for (lang, input) in samples {

@@ -80,6 +80,11 @@ const CHECKED_IN: &[(&str, &str, &str)] = &[
         include_str!("../../../../grammars/bash/tables.rs"),
     ),
     (
+        "yaml",
+        include_str!("../../../../grammars/yaml/grammar.json"),
+        include_str!("../../../../grammars/yaml/tables.rs"),
+    ),
+    (
         "toml",
         include_str!("../../../../grammars/toml/grammar.json"),
         include_str!("../../../../grammars/toml/tables.rs"),
