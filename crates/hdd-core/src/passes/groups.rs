@@ -22,7 +22,7 @@
 
 use std::ops::Range;
 
-use super::text::{is_word, swallow_space};
+use super::text::{is_word, spaced_deletion};
 use super::tokens::lexer_tokens;
 use super::units::{ddmin_groups, ddmin_units};
 use crate::edit::Edit;
@@ -52,7 +52,7 @@ impl Pass for Groups {
                 .items
                 .iter()
                 .filter(|item| item.level == level)
-                .map(|item| Edit::delete(swallow_space(base.text(), item.range.clone())))
+                .map(|item| spaced_deletion(base.text(), item.range.clone()))
                 .collect();
             if units.is_empty() {
                 break;

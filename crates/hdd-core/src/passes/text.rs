@@ -65,9 +65,35 @@ pub(super) fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::
     start..end
 }
 
+/// The edit that deletes `range` as [`swallow_space`] does, and writes one space in its
+/// place where nothing around it was a space and it sat between two words
+/// (`@media(i` without its `(` is `@media i`, not `@mediai`).
+pub(super) fn spaced_deletion(text: &[u8], range: std::ops::Range<usize>) -> crate::edit::Edit {
+    let range = swallow_space(text, range);
+    let before = range.start.checked_sub(1).map(|i| text[i]);
+    let after = text.get(range.end).copied();
+    if before.is_some_and(is_word) && after.is_some_and(is_word) {
+        crate::edit::Edit::replace(range, b" ".to_vec())
+    } else {
+        crate::edit::Edit::delete(range)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::swallow_space;
+    use super::{spaced_deletion, swallow_space};
+    use crate::edit::Edit;
+
+    #[test]
+    fn a_deletion_between_two_words_leaves_a_space() {
+        let text = b"@media(i print";
+        assert_eq!(
+            spaced_deletion(text, 6..7),
+            Edit::replace(6..7, b" ".to_vec())
+        );
+        assert_eq!(spaced_deletion(text, 9..14), Edit::delete(8..14));
+        assert_eq!(spaced_deletion(b"a(b)", 3..4), Edit::delete(3..4));
+    }
 
     #[test]
     fn deletions_never_join_a_line_to_the_next() {

@@ -16,9 +16,9 @@
 
 use std::ops::Range;
 
-use super::text::swallow_space;
+use super::text::spaced_deletion;
 use super::tokens::token_ranges;
-use crate::edit::{Edit, EditSet};
+use crate::edit::EditSet;
 use crate::error::Error;
 use crate::pass::Pass;
 use crate::session::Session;
@@ -81,7 +81,7 @@ fn slide(
         }
         let mut candidates = windows.iter().map(|&(first, last)| {
             let range = tokens[first].start..tokens[last].end;
-            EditSet::new(vec![Edit::delete(swallow_space(base.text(), range))])
+            EditSet::new(vec![spaced_deletion(base.text(), range)])
         });
         match session.first_interesting(&base, &mut candidates)? {
             Some(i) => start = windows[i].0,
