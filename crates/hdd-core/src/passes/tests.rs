@@ -346,6 +346,24 @@ fn tokens_reduce_inside_a_macro_body() {
 }
 
 #[test]
+fn tokens_reduce_inside_a_string_and_a_comment() {
+    // A string's text and a comment are leaves of the tree; their words go one by one
+    // (a space left inside the string is the whitespace pass's to take).
+    check_pass(
+        &mut Tokens,
+        "/* keep this note */\nint main(void) { puts(\"unexpected token in header\"); }\n",
+        &[
+            "/* ",
+            "note */",
+            "int main(void) { puts(\"",
+            "token",
+            "\"); }",
+        ],
+        "/* note */\nint main(void) { puts(\"token \"); }\n",
+    );
+}
+
+#[test]
 fn lines_and_tokens_work_without_a_grammar() {
     let mut exec = ClosureExecutor::new(|t: &[u8]| t.windows(3).any(|w| w == b"bug"));
     let mut observer = |_: Event<'_>| Ok(());

@@ -2,9 +2,10 @@
 //! ddmin over the tokens of the current text: the leaves of the syntax tree, or the
 //! tokens a lexer finds without a grammar (see below). A leaf that holds text the grammar does
 //! not parse (a C `#define`'s body, `preproc_arg`; HTML's `raw_text` of a script or a
-//! style) counts as the tokens a lexer finds in it: words, quoted strings, and every
-//! other character alone, so `#define a (x[i]-y[i])` can lose its parentheses and
-//! operands one at a time.
+//! style; the text of a string, a comment or a here-document) counts as the tokens a
+//! lexer finds in it: words, quoted strings, and every other character alone, so
+//! `#define a (x[i]-y[i])` can lose its parentheses and operands one at a time, and
+//! `"unexpected token in header"` keep only the word the test looks for.
 //!
 //! ## When it helps
 //! Last: it removes single keywords, qualifiers, operators and parentheses the tree
@@ -78,7 +79,26 @@ pub(super) fn token_ranges(doc: &Document, stop: Stop<'_>) -> Result<Vec<Range<u
 }
 
 /// Leaf kinds whose text holds structure the grammar does not parse.
-const OPAQUE_KINDS: [&str; 2] = ["preproc_arg", "raw_text"];
+const OPAQUE_KINDS: &[&str] = &[
+    // A C or C++ macro's body; the contents of an HTML `<script>` or `<style>`.
+    "preproc_arg",
+    "raw_text",
+    // The text of a string literal (C, C++, Rust, Python, JSON, CSS, Bash; JavaScript,
+    // TypeScript and Java; Go; raw strings), of a YAML plain scalar, and of a Bash
+    // here-document.
+    "string_content",
+    "string_fragment",
+    "interpreted_string_literal_content",
+    "raw_string_literal_content",
+    "raw_string_content",
+    "string_scalar",
+    "heredoc_body",
+    "heredoc_content",
+    // Comments.
+    "comment",
+    "line_comment",
+    "block_comment",
+];
 
 /// The tokens of an opaque leaf's text, or of a text without a grammar: words (letters,
 /// digits, `_`), quoted strings (`"…"`, `'…'`, `` `…` ``, with backslash escapes, closed
