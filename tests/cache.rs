@@ -62,9 +62,12 @@ fn case() -> (tempfile::TempDir, std::path::PathBuf) {
 
 #[test]
 fn a_second_run_on_the_reduced_file_tests_almost_nothing() {
+    // With a lenient tail the first result may not parse, and the second run's grammar
+    // passes would then start from a text with errors, with candidates the first never
+    // made: the property holds for results that parse.
     let (tmp, log) = case();
     let cache = tmp.path().join("cache");
-    let first = done(&reduce(tmp.path(), &cache, &[]));
+    let first = done(&reduce(tmp.path(), &cache, &["--valid-only"]));
     let first_runs = runs(&log);
     assert_eq!(first["earlier_verdicts"], 0);
     assert!(first_runs > 30, "{first_runs} tests: too few to measure");
@@ -72,7 +75,7 @@ fn a_second_run_on_the_reduced_file_tests_almost_nothing() {
 
     fs::remove_dir_all(&log).unwrap();
     fs::create_dir(&log).unwrap();
-    let second = done(&reduce(tmp.path(), &cache, &[]));
+    let second = done(&reduce(tmp.path(), &cache, &["--valid-only"]));
     // The four checks around a reduction (the original twice, an empty file, the
     // result) always run; of the reduction's own tests, under 5% run again.
     let again = runs(&log) - 4;

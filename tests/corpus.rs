@@ -1,8 +1,8 @@
 //! Every case under corpus/ has two tests of its own:
-//! - `reduces`: the `hdd` binary reduces it end to end with the case's real test: the
-//!   result is interesting, parses with no new error and stays under the bound in the
-//!   case's README; no candidate with a parse error and no text twice reached the test (a
-//!   logging wrapper records every input);
+//! - `reduces`: the `hdd` binary reduces it end to end with the case's real test and
+//!   `--valid-only`: the result is interesting, parses with no new error and stays under
+//!   the bound in the case's README; no candidate with a parse error and no text twice
+//!   reached the test (a logging wrapper records every input);
 //! - `same_result_at_any_job_count`: through the library, in-process, `--deterministic`
 //!   gives the same bytes with one job and with four whose verdicts come back in
 //!   scrambled orders ([`ClosureExecutor::with_jobs`]). Determinism is a property of the
@@ -60,6 +60,30 @@ corpus_cases! {
     text_valueerror_reset_conn_log => "text/valueerror-reset-conn-log",
     text_zerodivision_sensor_bin => "text/zerodivision-sensor-bin",
     typescript_typeerror_ledger_events => "typescript/typeerror-ledger-events",
+}
+
+/// Without `--valid-only`, the lenient tail takes the CSS crash below the smallest valid
+/// CSS that shows it: lightningcss panics on `@media and print` (4 tokens), where the
+/// grammar's passes stop at `@media(a)and print{}` (9).
+#[test]
+fn the_lenient_tail_goes_below_valid_css() {
+    let case = Case::open("css/panic-media-and-print-dashboard");
+    let tmp = tempfile::tempdir().unwrap();
+    fs::copy(&case.input, tmp.path().join(&case.file_name)).unwrap();
+    fs::copy(case.dir.join("test.sh"), tmp.path().join("test.sh")).unwrap();
+    let out = hdd(
+        tmp.path(),
+        &["reduce", "-j", "2", &case.file_name, "./test.sh"],
+    );
+    assert!(out.status.success(), "hdd failed:\n{}", stderr(&out));
+    let result = fs::read(tmp.path().join(&case.file_name)).unwrap();
+    assert!(
+        lexer_tokens(&result) <= 5,
+        "{}",
+        String::from_utf8_lossy(&result)
+    );
+    let (errors, _) = parse(Some(hdd_grammar::Lang::Css), &result);
+    assert!(errors > 0, "{}", String::from_utf8_lossy(&result));
 }
 
 /// A case added to corpus/ without a line in `corpus_cases!` would go untested.
@@ -151,7 +175,14 @@ fn check_case(path: &str) {
     );
     let out = hdd(
         &work,
-        &["reduce", "-j", "2", file_name, "./logging-test.sh"],
+        &[
+            "reduce",
+            "--valid-only",
+            "-j",
+            "2",
+            file_name,
+            "./logging-test.sh",
+        ],
     );
     assert!(
         out.status.success(),

@@ -40,7 +40,7 @@ fn stop_after(input: &str, delay: Duration, signal: &str) -> (Duration, std::pro
     fs::write(tmp.path().join("big.c"), input).unwrap();
     script(&tmp.path().join("test.sh"), "grep -q MAGIC big.c");
     let child = oracle_env(&mut Command::new(env!("CARGO_BIN_EXE_hdd")))
-        .args(["reduce", "-j", "2", "big.c", "./test.sh"])
+        .args(["reduce", "--valid-only", "-j", "2", "big.c", "./test.sh"])
         .current_dir(tmp.path())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -35,7 +35,7 @@ pub(crate) enum Command {
     /// (as fuzzers do): `hdd reduce -o min.json crash.json -- ./target @@`. FILE is
     /// reduced in place, its original kept as FILE.orig, unless -o is given.
     #[command(after_help = EXIT_CODES)]
-    Reduce(ReduceArgs),
+    Reduce(Box<ReduceArgs>),
     /// List the languages hdd knows, with their file extensions and grammar versions.
     Langs,
     /// Print a shell completion script: `hdd completions bash > ~/.local/share/bash-completion/completions/hdd`.
@@ -86,6 +86,12 @@ pub(crate) struct ReduceArgs {
     /// reductions, e.g. in a bug report; slower with many jobs.
     #[arg(long)]
     pub(crate) deterministic: bool,
+    /// Hand the test only candidates that parse as well as the input. By default a
+    /// reduction with a grammar ends with a lenient tail when the test still passes with
+    /// a syntax error appended: token deletions the grammar refuses (the smallest input
+    /// that crashes a parser is often not valid syntax)
+    #[arg(long)]
+    pub(crate) valid_only: bool,
     /// When FILE.orig exists (say, from an interrupted run), keep it and back up the
     /// original to a fresh name (FILE.orig.1, …) instead of stopping. A backup is never
     /// overwritten.

@@ -78,6 +78,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         "language": lang.map_or(TEXT, Lang::name),
         "jobs": jobs,
         "deterministic": args.deterministic,
+        "valid_only": args.valid_only,
         "timeout": args.timeout,
     }));
     for note in &notes {
@@ -129,6 +130,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         Reducer::new(lang)
             .original_checked(true)
             .deterministic(args.deterministic)
+            .valid_only(args.valid_only)
             .schedule(match args.list_schedule {
                 ListSchedule::Counter => hdd::Schedule::Counter,
                 ListSchedule::Halving => hdd::Schedule::Halving,

@@ -221,6 +221,22 @@ impl Document {
         text: Vec<u8>,
         stop: Stop<'_>,
     ) -> Result<Option<Document>, Error> {
+        self.derive_within(parser, edits, text, stop, self.errors)
+    }
+
+    /// [`Document::derive_until`], refusing only a result with more than `max_errors`
+    /// errors (`usize::MAX`: any result the parser makes).
+    ///
+    /// # Errors
+    /// [`Error::Stopped`] when `stop` said so.
+    pub(crate) fn derive_within(
+        &self,
+        parser: &mut Parser,
+        edits: &EditSet,
+        text: Vec<u8>,
+        stop: Stop<'_>,
+        max_errors: usize,
+    ) -> Result<Option<Document>, Error> {
         debug_assert!(text == edits.apply(&self.text));
         let Some(old) = &self.tree else {
             return Ok(Some(Document::plain(text)));
@@ -268,7 +284,7 @@ impl Document {
         };
         let root = tree.root_node();
         let errors = count_errors(root, &text);
-        Ok((errors <= self.errors).then_some(Document {
+        Ok((errors <= max_errors).then_some(Document {
             text,
             tree: Some(tree),
             errors,

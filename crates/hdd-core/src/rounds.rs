@@ -5,8 +5,12 @@
 use crate::error::Error;
 use crate::event::Event;
 use crate::pass::Pass;
-use crate::passes::{Outline, default_passes};
+use crate::passes::{Outline, default_passes, lenient_passes};
 use crate::session::Session;
+
+/// What the probe before the lenient tail appends: a syntax error in every grammar hdd
+/// knows.
+const SYNTAX_ERROR: &[u8] = b"\n)]}\n";
 
 impl Session<'_> {
     /// Runs the default passes to a fixpoint: until a whole round in which no pass was
@@ -15,6 +19,10 @@ impl Session<'_> {
     /// with patience and predictions while they make progress; a round that saves
     /// nothing after skipping something is followed by one without, so the end result is
     /// one that no pass can shrink.
+    ///
+    /// Then, on a grammar language, the lenient tail ([`Session::set_lenient_tail`]): if
+    /// the test still passes with a syntax error appended (one test), the tokens pass to a
+    /// fixpoint again, on candidates that need not parse.
     ///
     /// A grammar text too big for one syntax tree ([`Session::outlined`]) first goes
     /// through the outline phase: a round of its own of the pass `outline`, ddmin over
@@ -26,7 +34,10 @@ impl Session<'_> {
         self.announce_start()?;
         self.outline_phase()?;
         let mut passes = default_passes(self.table().is_some());
-        let result = self.fixpoint(&mut passes);
+        let mut result = self.fixpoint(&mut passes);
+        if result.is_ok() && self.lenient_tail() && self.table().is_some() {
+            result = self.lenient_phase();
+        }
         self.end_rounds();
         result
     }
@@ -61,6 +72,20 @@ impl Session<'_> {
         }
     }
 
+    /// The lenient tail, if the test tolerates a syntax error: the best followed by a line
+    /// of unmatched closing brackets must still be interesting. A test that compiles or
+    /// loads its input refuses that, and the tail would only cost tests (about two per
+    /// token); a crash in a parser before the end, or a test that greps, does not.
+    fn lenient_phase(&mut self) -> Result<(), Error> {
+        let mut broken = self.current().text().to_vec();
+        broken.extend_from_slice(SYNTAX_ERROR);
+        if !self.probe(&broken)? {
+            return Ok(());
+        }
+        self.begin_lenient();
+        self.fixpoint(&mut lenient_passes())
+    }
+
     /// The outline phase, when the best is held without its tree: a round of the outline
     /// pass alone (no patience: it stops when the best is small enough), then the best is
     /// parsed whole, however big it still is.
@@ -91,3 +116,6 @@ impl Session<'_> {
             .map(drop)
     }
 }
+
+#[cfg(test)]
+mod tests;

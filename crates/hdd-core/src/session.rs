@@ -72,6 +72,10 @@ pub struct Session<'a> {
     hints: bool,
     /// When the best is held without its tree, and the outline of the original.
     outline: Outlining,
+    /// [`Session::reduce`] ends with a lenient tail (see [`Session::set_lenient_tail`]).
+    lenient_tail: bool,
+    /// In the lenient tail: a candidate need not parse.
+    lenient: bool,
 }
 
 impl<'a> Session<'a> {
@@ -129,6 +133,8 @@ impl<'a> Session<'a> {
             failures: Failures::default(),
             hints: false,
             outline: Outlining::new(OUTLINE_THRESHOLD, items),
+            lenient_tail: true,
+            lenient: false,
         })
     }
 
@@ -191,32 +197,6 @@ impl<'a> Session<'a> {
     #[must_use]
     pub fn stats(&self) -> &Stats {
         &self.stats
-    }
-
-    /// Checks that the current (original) text is interesting (DESIGN.md invariant 6).
-    ///
-    /// # Errors
-    /// [`Error::OriginalNotInteresting`] when it is not, or an executor error.
-    pub fn check_original(&mut self) -> Result<(), Error> {
-        let ticket = self.next_ticket;
-        self.next_ticket += 1;
-        self.executor
-            .start(ticket, self.current.text())
-            .map_err(Error::Executor)?;
-        self.count_test();
-        loop {
-            let (t, verdict) = self.wait()?;
-            if t != ticket {
-                self.landed(t, verdict)?;
-                continue;
-            }
-            self.cache.insert(TextKey::of(self.current.text()), verdict);
-            return if verdict {
-                Ok(())
-            } else {
-                Err(Error::OriginalNotInteresting)
-            };
-        }
     }
 
     /// Tests candidates (edit sets against `base`, a best of this session), as many at a
@@ -679,6 +659,7 @@ pub(crate) fn shortlex_smaller(a: &[u8], b: &[u8]) -> bool {
 }
 
 mod merging;
+mod single;
 mod validity;
 
 #[cfg(test)]

@@ -65,6 +65,7 @@ pub struct Reducer {
     original_checked: bool,
     deterministic: bool,
     schedule: Schedule,
+    valid_only: bool,
 }
 
 impl Reducer {
@@ -76,6 +77,7 @@ impl Reducer {
             original_checked: false,
             deterministic: false,
             schedule: Schedule::Weighted,
+            valid_only: false,
         }
     }
 
@@ -93,6 +95,15 @@ impl Reducer {
     #[must_use]
     pub fn deterministic(mut self, deterministic: bool) -> Reducer {
         self.deterministic = deterministic;
+        self
+    }
+
+    /// With `true`, every candidate the predicate sees parses as well as the input: no
+    /// lenient tail at the end ([`Session::set_lenient_tail`]), where the tokens pass
+    /// tries texts the grammar refuses.
+    #[must_use]
+    pub fn valid_only(mut self, valid_only: bool) -> Reducer {
+        self.valid_only = valid_only;
         self
     }
 
@@ -154,6 +165,7 @@ impl Reducer {
         })?;
         session.set_deterministic(self.deterministic);
         session.set_schedule(self.schedule);
+        session.set_lenient_tail(!self.valid_only);
         let before = Sizes::of(session.current());
         let input_errors = session.current().error_count();
         let result = if self.original_checked {

@@ -74,5 +74,13 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     passes
 }
 
+/// The passes of the lenient tail of [`Session::reduce`](crate::session::Session::reduce):
+/// tokens, on candidates that need not parse (the windows pass too cost a quarter more
+/// tests on C cases for nothing more).
+#[must_use]
+pub fn lenient_passes() -> Vec<Box<dyn Pass>> {
+    vec![Box::new(Tokens)]
+}
+
 #[cfg(test)]
 mod tests;

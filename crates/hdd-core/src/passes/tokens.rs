@@ -35,15 +35,20 @@ impl Pass for Tokens {
 
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
         let base = session.current().clone();
-        // Without a grammar, a token glued between two words leaves a space (`@media(i`
-        // -> `@media i`); with one, the validity filter judges the glued text, and the
-        // spaces several deleted neighbours would leave are not worth their bytes.
+        // Without a grammar or its validity filter (the lenient tail), a token glued
+        // between two words leaves a space (`@media(i` -> `@media i`); with them, the
+        // filter judges the glued text, and the spaces several deleted neighbours would
+        // leave are not worth their bytes.
         let text = base.text();
+        let spaced = base.tree().is_none() || session.lenient();
         let units: Vec<Edit> = token_ranges(&base, &|| session.stop_requested())?
             .into_iter()
-            .map(|r| match base.tree() {
-                Some(_) => Edit::delete(swallow_space(text, r)),
-                None => spaced_deletion(text, r),
+            .map(|r| {
+                if spaced {
+                    spaced_deletion(text, r)
+                } else {
+                    Edit::delete(swallow_space(text, r))
+                }
             })
             .collect();
         ddmin_units(session, &base, &units, false)?;

@@ -366,6 +366,8 @@ fn reduce_outlined(
         Ok(())
     };
     let mut session = Session::new(Some(Lang::C), big_input(), &mut exec, &mut observer).unwrap();
+    // The test refuses any candidate with a syntax error: no lenient tail.
+    session.set_lenient_tail(false);
     session.set_outline_threshold(2048).unwrap();
     assert!(session.outlined());
     assert_eq!(session.current().error_count(), 0);

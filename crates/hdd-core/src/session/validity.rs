@@ -15,6 +15,33 @@ use crate::error::Error;
 use crate::outline::{Items, Scan, first_document};
 
 impl Session<'_> {
+    /// With `true` (the default), [`Session::reduce`] on a grammar language ends with a
+    /// lenient tail: once the grammar's passes are done, the tokens pass runs again, on
+    /// candidates that need not parse. A crash of a parser, say, is often
+    /// shown best by a text its grammar refuses (`@media(a)and print{}` is valid CSS;
+    /// `@media and print`, smaller, is not). With `false`, every candidate the test sees
+    /// parses as well as the input.
+    pub fn set_lenient_tail(&mut self, lenient_tail: bool) {
+        self.lenient_tail = lenient_tail;
+    }
+
+    /// Whether [`Session::reduce`] ends with a lenient tail.
+    #[must_use]
+    pub fn lenient_tail(&self) -> bool {
+        self.lenient_tail
+    }
+
+    /// Whether the session is in its lenient tail: candidates need not parse.
+    #[must_use]
+    pub fn lenient(&self) -> bool {
+        self.lenient
+    }
+
+    /// Enters the lenient tail.
+    pub(crate) fn begin_lenient(&mut self) {
+        self.lenient = true;
+    }
+
     /// Sets the size above which a grammar text is held without its syntax tree (4 MiB
     /// by default): [`Session::reduce`] then starts with the outline phase, ddmin over
     /// the top-level items with candidates checked by windowed parses, until the best is
@@ -102,7 +129,8 @@ impl Session<'_> {
 
     /// The candidate `edits` make of the current best, whose text is `text`, if it is
     /// valid: no more errors than the best (in a tree derived from the best's, or, while
-    /// the best is outlined, by a windowed parse); any text without a grammar.
+    /// the best is outlined, by a windowed parse); any text without a grammar, and any
+    /// text in the lenient tail of [`Session::reduce`].
     ///
     /// # Errors
     /// [`Error::Stopped`] when a stop was asked for during the parse.
@@ -117,7 +145,15 @@ impl Session<'_> {
             return Ok(Some(Document::plain(text)));
         };
         if self.current.tree().is_some() {
-            return self.current.derive_until(parser, edits, text, &stop);
+            // In the lenient tail of a reduction any parse will do.
+            let max_errors = if self.lenient {
+                usize::MAX
+            } else {
+                self.current.error_count()
+            };
+            return self
+                .current
+                .derive_within(parser, edits, text, &stop, max_errors);
         }
         let max_errors = self.current.error_count();
         let scan = Scan {
