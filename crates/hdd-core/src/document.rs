@@ -442,7 +442,22 @@ pub(crate) fn try_each_leaf<'t>(
 }
 
 #[cfg(test)]
+mod testing;
+
+#[cfg(test)]
 mod tests {
+
+    /// Each language's rules count nothing in a tree of another language.
+    #[test]
+    fn the_language_rules_leave_other_languages_alone() {
+        let text = "int f() { if (x) {} }\nreturn 1;\n";
+        let tree = super::testing::parsed_clean(hdd_grammar::Lang::C, text);
+        let root = tree.root_node();
+        let bytes = text.as_bytes();
+        assert_eq!(super::python::hollow_nodes(root, bytes), 0);
+        assert_eq!(super::bash::refused_nodes(root, bytes), 0);
+        assert_eq!(super::yaml::refused_nodes(root, bytes), 0);
+    }
     use super::*;
     use crate::edit::Edit;
 
