@@ -10,6 +10,7 @@ use crate::error::Error;
 
 mod bash;
 mod python;
+mod walk;
 mod yaml;
 
 /// Above this many edits, `derive` reports one covering edit to tree-sitter.
@@ -446,20 +447,20 @@ mod testing;
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::edit::Edit;
 
     /// Each language's rules count nothing in a tree of another language.
     #[test]
     fn the_language_rules_leave_other_languages_alone() {
         let text = "int f() { if (x) {} }\nreturn 1;\n";
-        let tree = super::testing::parsed_clean(hdd_grammar::Lang::C, text);
+        let tree = testing::parsed_clean(hdd_grammar::Lang::C, text);
         let root = tree.root_node();
         let bytes = text.as_bytes();
-        assert_eq!(super::python::hollow_nodes(root, bytes), 0);
-        assert_eq!(super::bash::refused_nodes(root, bytes), 0);
-        assert_eq!(super::yaml::refused_nodes(root, bytes), 0);
+        assert_eq!(python::hollow_nodes(root, bytes), 0);
+        assert_eq!(bash::refused_nodes(root, bytes), 0);
+        assert_eq!(yaml::refused_nodes(root, bytes), 0);
     }
-    use super::*;
-    use crate::edit::Edit;
 
     fn c_parser() -> Parser {
         let mut parser = Parser::new();

@@ -3,6 +3,8 @@
 
 use tree_sitter::Node;
 
+use super::walk::each_node;
+
 /// Nodes under `root` that tree-sitter-bash accepts and Bash refuses (`bash -n`):
 /// - a body that holds no command: `if a; then fi`, `while a; do done`, `f() { }`; a
 ///   body is what follows `then` (up to an `elif`, `else` or `fi`), `else`, `do` and `{`,
@@ -19,9 +21,7 @@ pub(super) fn refused_nodes(root: Node<'_>, text: &[u8]) -> usize {
         return 0;
     }
     let mut count = 0;
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
+    each_node(root, |node| {
         let opener = match node.kind() {
             "if_statement" | "elif_clause" => Some("then"),
             "else_clause" => Some("else"),
@@ -41,18 +41,8 @@ pub(super) fn refused_nodes(root: Node<'_>, text: &[u8]) -> usize {
             let next = text.get(node.end_byte()).copied();
             count += usize::from(!next.is_none_or(ends_a_word));
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return count;
-            }
-        }
-    }
+    });
+    count
 }
 
 /// Bash's reserved words that cannot name a command (`!`, `time` and `coproc` can).

@@ -3,6 +3,8 @@
 
 use tree_sitter::Node;
 
+use super::walk::each_node;
+
 /// Nodes under `root` that tree-sitter accepts without an error but the language does
 /// not. Only Python has such rules (tree-sitter-python is lenient with indentation and
 /// line ends), and for it this walks the whole tree:
@@ -23,26 +25,12 @@ pub(super) fn hollow_nodes(root: Node<'_>, text: &[u8]) -> usize {
         return 0;
     }
     let mut count = 0;
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        match node.kind() {
-            "block" | "module" => count += statement_errors(node, text),
-            "return_statement" => count += usize::from(!in_function(node)),
-            _ => {}
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return count;
-            }
-        }
-    }
+    each_node(root, |node| match node.kind() {
+        "block" | "module" => count += statement_errors(node, text),
+        "return_statement" => count += usize::from(!in_function(node)),
+        _ => {}
+    });
+    count
 }
 
 /// Whether a statement of a `module` or a `block` holds a block (`def`, `if`, a `case`

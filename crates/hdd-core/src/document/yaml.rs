@@ -5,6 +5,8 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::walk::each_node;
+
 /// Nodes under `root` that tree-sitter-yaml accepts and YAML parsers (libyaml, PyYAML)
 /// refuse:
 /// - a mapping pair with no key and no `?` (`: a`, `{: a}`), left when a key is deleted;
@@ -24,37 +26,22 @@ pub(super) fn refused_nodes(root: Node<'_>, text: &[u8]) -> usize {
     }
     let mut count = 0;
     let mut anchors: HashSet<&[u8]> = HashSet::new();
-    let mut cursor = root.walk();
-    // Depth-first, children in order: text order, so an anchor is seen before the
-    // aliases after it.
-    loop {
-        let node = cursor.node();
-        match node.kind() {
-            "document" => anchors.clear(),
-            "anchor_name" => {
-                let name = &text[node.byte_range()];
-                count += usize::from(!is_plain_name(name));
-                anchors.insert(name);
-            }
-            "alias_name" => {
-                let name = &text[node.byte_range()];
-                count += usize::from(!is_plain_name(name) || !anchors.contains(name));
-            }
-            "block_mapping_pair" | "flow_pair" => count += usize::from(!has_key(node)),
-            _ => {}
+    // In text order, so an anchor is seen before the aliases after it.
+    each_node(root, |node| match node.kind() {
+        "document" => anchors.clear(),
+        "anchor_name" => {
+            let name = &text[node.byte_range()];
+            count += usize::from(!is_plain_name(name));
+            anchors.insert(name);
         }
-        if cursor.goto_first_child() {
-            continue;
+        "alias_name" => {
+            let name = &text[node.byte_range()];
+            count += usize::from(!is_plain_name(name) || !anchors.contains(name));
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return count;
-            }
-        }
-    }
+        "block_mapping_pair" | "flow_pair" => count += usize::from(!has_key(node)),
+        _ => {}
+    });
+    count
 }
 
 /// Whether an anchor's name is one libyaml and PyYAML read: letters, digits, `-`, `_`.

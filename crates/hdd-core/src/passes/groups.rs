@@ -22,7 +22,7 @@
 
 use std::ops::Range;
 
-use super::text::{is_word, spaced_deletion};
+use super::text::{apart_deletion, is_word, spaced_deletion};
 use super::tokens::lexer_tokens;
 use super::units::{ddmin_groups, ddmin_units};
 use crate::edit::Edit;
@@ -166,10 +166,7 @@ impl Shape {
             let on_new_line = i == 0 || gap.contains(&b'\n');
             if on_new_line {
                 let line = gap.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-                line_indent = gap[line..]
-                    .iter()
-                    .take_while(|&&b| b == b' ' || b == b'\t')
-                    .count();
+                line_indent = indentation(&gap[line..]);
             }
             previous_end = token.end;
             if closes[i] {
@@ -317,10 +314,7 @@ fn dedents(text: &[u8], range: Range<usize>, delta: usize) -> Vec<Edit> {
             continue;
         }
         let line = range.start + offset + 1;
-        let blanks = text[line..]
-            .iter()
-            .take_while(|&&c| c == b' ' || c == b'\t')
-            .count();
+        let blanks = indentation(&text[line..]);
         if blanks >= delta && line + blanks < range.end {
             edits.push(Edit::delete(line..line + delta));
         }
@@ -344,18 +338,14 @@ fn unwrap_group(
     {
         opener.start = word.start;
     }
-    [opener, close]
-        .into_iter()
-        .map(|bracket| {
-            let before = bracket.start.checked_sub(1).map(|i| text[i]);
-            let after = text.get(bracket.end).copied();
-            if before.is_some_and(is_word) && after.is_some_and(is_word) {
-                Edit::replace(bracket, " ")
-            } else {
-                Edit::delete(bracket)
-            }
-        })
-        .collect()
+    vec![apart_deletion(text, opener), apart_deletion(text, close)]
+}
+
+/// The spaces and tabs `line` starts with.
+fn indentation(line: &[u8]) -> usize {
+    line.iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count()
 }
 
 /// Whether an item that took a `{…}` group goes on with this token.

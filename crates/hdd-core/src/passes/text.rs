@@ -69,7 +69,12 @@ pub(super) fn swallow_space(text: &[u8], range: std::ops::Range<usize>) -> std::
 /// place where nothing around it was a space and it sat between two words
 /// (`@media(i` without its `(` is `@media i`, not `@mediai`).
 pub(super) fn spaced_deletion(text: &[u8], range: std::ops::Range<usize>) -> crate::edit::Edit {
-    let range = swallow_space(text, range);
+    apart_deletion(text, swallow_space(text, range))
+}
+
+/// The edit that deletes exactly `range`, or writes one space in its place when it sits
+/// between two words that would otherwise touch.
+pub(super) fn apart_deletion(text: &[u8], range: std::ops::Range<usize>) -> crate::edit::Edit {
     let before = range.start.checked_sub(1).map(|i| text[i]);
     let after = text.get(range.end).copied();
     if before.is_some_and(is_word) && after.is_some_and(is_word) {

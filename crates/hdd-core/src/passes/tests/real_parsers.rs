@@ -45,7 +45,8 @@ fn reduce(lang: Lang, input: &str, needles: &[&str]) -> (String, u64, Vec<String
     (result, stats.tests, candidates)
 }
 
-/// Runs `program` with `stdin`, and returns its stdout; panics if it fails.
+/// Runs `program` with `stdin`; returns whether it exited 0, and its stdout. Panics if it
+/// cannot be started.
 fn run(program: &str, args: &[&str], stdin: &[u8]) -> (bool, String) {
     let mut child = Command::new(program)
         .args(args)
