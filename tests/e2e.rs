@@ -4,6 +4,7 @@
 mod cache;
 mod common;
 mod corpus;
+mod editor;
 mod errors;
 mod hostile;
 mod invariants;

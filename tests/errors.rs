@@ -90,3 +90,19 @@ fn langs_lists_c() {
     assert!(listing.contains("tree-sitter-c 0.24.2"), "{listing}");
     assert!(listing.contains("text"), "{listing}");
 }
+
+#[test]
+fn range_outside_the_file() {
+    expect_usage_error(
+        &["reduce", "--range", "2:3", "in.c", "./test.sh"],
+        "--range 2:3 is not inside in.c (1 lines",
+    );
+    expect_usage_error(
+        &["reduce", "--byte-range", "3:99", "in.c", "./test.sh"],
+        "--byte-range 3:99 is not inside in.c (7 bytes",
+    );
+    expect_usage_error(
+        &["reduce", "--range", "3", "in.c", "./test.sh"],
+        "'3' is not START:END",
+    );
+}

@@ -36,6 +36,12 @@ pub(crate) enum Command {
     /// reduced in place, its original kept as FILE.orig, unless -o is given.
     #[command(after_help = EXIT_CODES)]
     Reduce(Box<ReduceArgs>),
+    /// Serve the Language Server Protocol on stdin and stdout, for editors: the code
+    /// action "hdd: minimize selection" reduces the selected text in place with the test
+    /// of the workspace's .hdd.toml (`test = "./test.sh"`), which runs nothing until you
+    /// trust it, or of the client's initializationOptions. See the README for Neovim,
+    /// Helix and VS Code.
+    Lsp,
     /// List the languages hdd knows, with their file extensions and grammar versions.
     Langs,
     /// Print a shell completion script: `hdd completions bash > ~/.local/share/bash-completion/completions/hdd`.
@@ -92,6 +98,14 @@ pub(crate) struct ReduceArgs {
     /// that crashes a parser is often not valid syntax)
     #[arg(long)]
     pub(crate) valid_only: bool,
+    /// Change only lines START to END of FILE (counted from 1, both included): every
+    /// node, token or line reaching outside them stays as it is, byte for byte; the test
+    /// still gets the whole file. Also turns the lenient tail off.
+    #[arg(long, value_name = "START:END", value_parser = crate::range::parse_pair)]
+    pub(crate) range: Option<(usize, usize)>,
+    /// As --range, in bytes: START counted from 0, END excluded.
+    #[arg(long, value_name = "START:END", value_parser = crate::range::parse_pair, conflicts_with = "range")]
+    pub(crate) byte_range: Option<(usize, usize)>,
     /// When FILE.orig exists (say, from an interrupted run), keep it and back up the
     /// original to a fresh name (FILE.orig.1, …) instead of stopping. A backup is never
     /// overwritten.

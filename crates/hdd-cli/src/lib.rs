@@ -22,6 +22,7 @@ mod args;
 mod checks;
 mod exit;
 mod files;
+mod range;
 mod reduce;
 mod report;
 mod setup;
@@ -67,6 +68,10 @@ fn run(cli: args::Cli) -> ExitCode {
             langs();
             Ok(())
         }
+        args::Command::Lsp => hdd_lsp::serve_stdio().map_err(|e| Failure {
+            error: anyhow::anyhow!("hdd lsp: {e}"),
+            code: exit::FAILED,
+        }),
         args::Command::Completions { shell } => {
             let mut cmd = args::Cli::command();
             clap_complete::generate(shell, &mut cmd, "hdd", &mut std::io::stdout());

@@ -18,6 +18,7 @@ use crate::args::{ListSchedule, ReduceArgs};
 use crate::checks::{check_original, sanity_checks};
 use crate::exit::{CHANGED, EMPTY, FLAKY, Failure, INTERRUPTED};
 use crate::files::Output;
+use crate::range::confined_range;
 use crate::report::Reporter;
 use crate::setup::{TEXT, choose_lang, jobs, test_command};
 use crate::summary::print_summary;
@@ -68,6 +69,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         .ok_or_else(|| Failure::usage(anyhow!("{} is not a file name", args.file.display())))?
         .to_owned();
     let command = test_command(args, file_name, timeout)?;
+    let range = confined_range(args.range, args.byte_range, &args.file, &input)?;
     let jobs = jobs(args)?;
     let (mut output, notes) = Output::plan(args, &command.program, &input)?;
     let mut executor = LocalExecutor::new(command.clone(), jobs).map_err(Failure::failed)?;
@@ -79,6 +81,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         "jobs": jobs,
         "deterministic": args.deterministic,
         "valid_only": args.valid_only,
+        "range": range.as_ref().map(|r| [r.start, r.end]),
         "timeout": args.timeout,
     }));
     for note in &notes {
@@ -127,7 +130,12 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
             reporter.event(&event);
             Ok(())
         };
-        Reducer::new(lang)
+        let reducer = Reducer::new(lang);
+        let reducer = match &range {
+            Some(range) => reducer.range(range.clone()),
+            None => reducer,
+        };
+        reducer
             .original_checked(true)
             .deterministic(args.deterministic)
             .valid_only(args.valid_only)

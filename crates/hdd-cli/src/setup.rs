@@ -2,7 +2,7 @@
 //! number of jobs.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::anyhow;
@@ -65,12 +65,7 @@ pub(crate) fn test_command(
         (None, Some((program, rest))) => (PathBuf::from(program), rest),
         (None, None) => return Err(Failure::usage(anyhow!("no test given"))),
     };
-    let program = if program.components().count() == 1 && !program.exists() {
-        // A bare name, as a shell would find it.
-        find_in_path(&program).unwrap_or(program)
-    } else {
-        program
-    };
+    let program = TestCommand::find_program(&program);
     let mut command = TestCommand::new(&program, file_name, timeout).map_err(Failure::usage)?;
     command.args = rest.to_vec();
     command.interesting_exit_code = args.interesting_exit_code;
@@ -86,10 +81,4 @@ pub(crate) fn test_command(
         None => None,
     };
     Ok(command)
-}
-
-fn find_in_path(name: &Path) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
 }

@@ -222,11 +222,11 @@ impl Document {
         text: Vec<u8>,
         stop: Stop<'_>,
     ) -> Result<Option<Document>, Error> {
-        self.derive_within(parser, edits, text, stop, self.errors)
+        self.derive_within(parser, edits, text, stop, Leniency::Strict)
     }
 
-    /// [`Document::derive_until`], refusing only a result with more than `max_errors`
-    /// errors (`usize::MAX`: any result the parser makes).
+    /// [`Document::derive_until`], refusing a result with more errors than this document
+    /// as `leniency` counts them.
     ///
     /// # Errors
     /// [`Error::Stopped`] when `stop` said so.
@@ -236,7 +236,7 @@ impl Document {
         edits: &EditSet,
         text: Vec<u8>,
         stop: Stop<'_>,
-        max_errors: usize,
+        leniency: Leniency,
     ) -> Result<Option<Document>, Error> {
         debug_assert!(text == edits.apply(&self.text));
         let Some(old) = &self.tree else {
@@ -285,7 +285,18 @@ impl Document {
         };
         let root = tree.root_node();
         let errors = count_errors(root, &text);
-        Ok((errors <= max_errors).then_some(Document {
+        let valid = match leniency {
+            Leniency::Strict => errors <= self.errors,
+            Leniency::Missing => {
+                let old = self
+                    .tree
+                    .as_ref()
+                    .map_or(0, |t| missing_nodes(t.root_node()));
+                errors - missing_nodes(root) <= self.errors - old
+            }
+            Leniency::Any => true,
+        };
+        Ok(valid.then_some(Document {
             text,
             tree: Some(tree),
             errors,
@@ -373,17 +384,41 @@ pub fn count_errors(root: Node<'_>, text: &[u8]) -> usize {
         + yaml::refused_nodes(root, text)
 }
 
+/// How a candidate's errors compare with its base's in [`Document::derive_within`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leniency {
+    /// No more errors than the base (ERROR and MISSING nodes, and what the per-language
+    /// rules refuse).
+    Strict,
+    /// No more errors beyond MISSING nodes: a token tree-sitter would insert is
+    /// tolerated, since a grammar and a compiler do not always agree on where one is
+    /// needed (tree-sitter-cpp reads `int f(T a) {…};` as a declaration that needs its
+    /// `;`; g++, as a function definition that does not).
+    Missing,
+    /// Anything the parser makes.
+    Any,
+}
+
+/// MISSING nodes under `root`.
+fn missing_nodes(root: Node<'_>) -> usize {
+    count_error_nodes(root, |n| n.is_missing())
+}
+
 /// ERROR and MISSING nodes under `root`.
 fn syntax_errors(root: Node<'_>) -> usize {
+    count_error_nodes(root, |n| n.is_error() || n.is_missing())
+}
+
+/// The nodes under `root` that `counts`, looked for only where tree-sitter marks an
+/// error (`has_error`), without recursion.
+fn count_error_nodes(root: Node<'_>, counts: impl Fn(&Node<'_>) -> bool) -> usize {
     if !root.has_error() {
         return 0;
     }
     let mut count = 0;
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            count += 1;
-        }
+        count += usize::from(counts(&node));
         let mut cursor = node.walk();
         stack.extend(node.children(&mut cursor).filter(Node::has_error));
     }
@@ -468,6 +503,28 @@ mod tests {
             .set_language(&hdd_grammar::Lang::C.ts_language())
             .unwrap();
         parser
+    }
+
+    /// `Leniency::Missing` lets a candidate lack a token tree-sitter inserts (a MISSING
+    /// node), never one that leaves an ERROR node; `Strict` refuses both, `Any` neither.
+    #[test]
+    fn leniency_tolerates_missing_tokens_only_when_asked() {
+        let mut parser = c_parser();
+        let src = b"int f(void) { return 1; }\n".to_vec();
+        let doc = Document::parse(&mut parser, src.clone()).unwrap();
+        let at = |s: &[u8]| src.windows(s.len()).position(|w| w == s).unwrap();
+        let semicolon = EditSet::new(vec![Edit::delete(at(b";")..at(b";") + 1)]).unwrap();
+        let paren = EditSet::new(vec![Edit::delete(at(b"(")..at(b"(") + 1)]).unwrap();
+        let derive = |parser: &mut Parser, edits: &EditSet, leniency| {
+            let text = edits.apply(doc.text());
+            doc.derive_within(parser, edits, text, &|| false, leniency)
+                .unwrap()
+                .is_some()
+        };
+        assert!(!derive(&mut parser, &semicolon, Leniency::Strict));
+        assert!(derive(&mut parser, &semicolon, Leniency::Missing));
+        assert!(!derive(&mut parser, &paren, Leniency::Missing));
+        assert!(derive(&mut parser, &paren, Leniency::Any));
     }
 
     #[test]

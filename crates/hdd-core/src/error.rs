@@ -18,6 +18,12 @@ pub enum Error {
     /// The grammar could not be loaded or the input could not be parsed.
     #[error("{0}")]
     Parser(String),
+    /// A range to confine the reduction to that does not fit the input
+    /// ([`Session::set_range`]).
+    ///
+    /// [`Session::set_range`]: crate::Session::set_range
+    #[error("{0}")]
+    Range(String),
     /// The executor asked the reduction to stop ([`Executor::stop_requested`]).
     ///
     /// [`Executor::stop_requested`]: crate::Executor::stop_requested

@@ -2,6 +2,7 @@
 //! passes in turn until a whole round accepts nothing (a fixpoint), and
 //! [`Session::run_pass`] runs one pass once.
 
+use crate::document::Leniency;
 use crate::error::Error;
 use crate::event::Event;
 use crate::pass::Pass;
@@ -20,9 +21,10 @@ impl Session<'_> {
     /// nothing after skipping something is followed by one without, so the end result is
     /// one that no pass can shrink.
     ///
-    /// Then, on a grammar language, the lenient tail ([`Session::set_lenient_tail`]): if
-    /// the test still passes with a syntax error appended (one test), the tokens pass to a
-    /// fixpoint again, on candidates that need not parse.
+    /// Then, on a grammar language, the lenient tail ([`Session::set_lenient_tail`]): the
+    /// tokens pass to a fixpoint again, on candidates that need not parse if the test still
+    /// passes with a syntax error appended (one test), else on candidates that may lack
+    /// tokens tree-sitter would insert (MISSING nodes).
     ///
     /// A grammar text too big for one syntax tree ([`Session::outlined`]) first goes
     /// through the outline phase: a round of its own of the pass `outline`, ddmin over
@@ -72,17 +74,24 @@ impl Session<'_> {
         }
     }
 
-    /// The lenient tail, if the test tolerates a syntax error: the best followed by a line
-    /// of unmatched closing brackets must still be interesting. A test that compiles or
-    /// loads its input refuses that, and the tail would only cost tests (about two per
-    /// token); a crash in a parser before the end, or a test that greps, does not.
+    /// The lenient tail. If the test tolerates a syntax error (the best followed by a line
+    /// of unmatched closing brackets is still interesting: a crash in a parser before the
+    /// end, or a test that greps), candidates need not parse. A test that compiles or
+    /// loads its input refuses that, and testing unparsable candidates would only cost
+    /// tests (about two per token); but a grammar and a compiler do not always agree on
+    /// where a token is needed (tree-sitter-cpp wants a `;` after `int f(T a) {…}`, read
+    /// as a declaration; g++ reads a function definition), so the candidates may still
+    /// lack tokens tree-sitter would insert (`Leniency::Missing`): few candidates, the
+    /// deletions of a `;` or a bracket, some of which the compiler accepts.
     fn lenient_phase(&mut self) -> Result<(), Error> {
         let mut broken = self.current().text().to_vec();
         broken.extend_from_slice(SYNTAX_ERROR);
-        if !self.probe(&broken)? {
-            return Ok(());
-        }
-        self.begin_lenient();
+        let leniency = if self.probe(&broken)? {
+            Leniency::Any
+        } else {
+            Leniency::Missing
+        };
+        self.begin_lenient(leniency);
         self.fixpoint(&mut lenient_passes())
     }
 

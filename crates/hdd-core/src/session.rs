@@ -11,13 +11,14 @@ use tree_sitter::Parser;
 
 use crate::cache::{Cache, TextKey};
 use crate::ddmin::Schedule;
-use crate::document::Document;
+use crate::document::{Document, Leniency};
 use crate::edit::{Clash, Edit, EditSet, Onto};
 use crate::error::Error;
 use crate::event::{Event, Observer};
 use crate::exec::{Executor, Ticket};
 use crate::flight::{Flight, Flights, Prepared};
 use crate::history::{Failures, History};
+use crate::kept::Kept;
 use crate::merge::Merges;
 use crate::ordered::Slots;
 use crate::outline::{OUTLINE_THRESHOLD, Outlining, first_document};
@@ -74,8 +75,10 @@ pub struct Session<'a> {
     outline: Outlining,
     /// [`Session::reduce`] ends with a lenient tail (see [`Session::set_lenient_tail`]).
     lenient_tail: bool,
-    /// In the lenient tail: a candidate need not parse.
-    lenient: bool,
+    /// In the lenient tail: how a candidate's parse may be worse than the best's.
+    lenient: Leniency,
+    /// What a reduction confined to a range keeps ([`Session::set_range`]).
+    kept: Kept,
 }
 
 impl<'a> Session<'a> {
@@ -134,7 +137,8 @@ impl<'a> Session<'a> {
             hints: false,
             outline: Outlining::new(OUTLINE_THRESHOLD, items),
             lenient_tail: true,
-            lenient: false,
+            lenient: Leniency::Strict,
+            kept: Kept::default(),
         })
     }
 
@@ -471,7 +475,7 @@ impl<'a> Session<'a> {
             self.stats.predicted += 1;
             return Err(Skip::Other);
         }
-        if edits.saving() < 0 {
+        if edits.saving() < 0 || !self.confined(&edits) {
             return Err(Skip::Other);
         }
         // A text known to fail, or being tested, needs no parse (which can cost more
@@ -659,6 +663,7 @@ pub(crate) fn shortlex_smaller(a: &[u8], b: &[u8]) -> bool {
 }
 
 mod merging;
+mod range;
 mod single;
 mod validity;
 

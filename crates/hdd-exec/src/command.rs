@@ -64,6 +64,22 @@ impl TestCommand {
         })
     }
 
+    /// The program a test command names: a bare name (no `/`) that is not a file here is
+    /// looked up on PATH, as a shell would; anything else is `name` itself.
+    #[must_use]
+    pub fn find_program(name: &Path) -> PathBuf {
+        if name.components().count() != 1 || name.exists() {
+            return name.to_owned();
+        }
+        std::env::var_os("PATH")
+            .and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|dir| dir.join(name))
+                    .find(|p| p.is_file())
+            })
+            .unwrap_or_else(|| name.to_owned())
+    }
+
     /// What `@@` stands for in the arguments.
     pub const PATH_PLACEHOLDER: &'static str = "@@";
 

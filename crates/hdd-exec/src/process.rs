@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -71,6 +71,8 @@ struct Shared {
     root: tempfile::TempDir,
     next: AtomicU64,
     groups: Mutex<Groups>,
+    /// This executor's own stop ([`LocalExecutor::stop_flag`]).
+    stop: Arc<AtomicBool>,
 }
 
 /// The process groups of running tests, and the tests cancelled before they started.
@@ -88,6 +90,19 @@ impl LocalExecutor {
     /// # Errors
     /// When the temporary folder cannot be made.
     pub fn new(command: TestCommand, jobs: usize) -> Result<LocalExecutor, Error> {
+        Self::with_stop_flag(command, jobs, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// As [`LocalExecutor::new`], stopped (as by a signal) when `stop` is set: see
+    /// [`LocalExecutor::stop_flag`].
+    ///
+    /// # Errors
+    /// As [`LocalExecutor::new`].
+    pub fn with_stop_flag(
+        command: TestCommand,
+        jobs: usize,
+        stop: Arc<AtomicBool>,
+    ) -> Result<LocalExecutor, Error> {
         orphans::adopt();
         watchdog::start();
         stamps::remove_dead(&std::env::temp_dir());
@@ -108,6 +123,7 @@ impl LocalExecutor {
                 root,
                 next: AtomicU64::new(0),
                 groups: Mutex::new(Groups::default()),
+                stop,
             }),
             jobs: jobs.max(1),
             running: HashMap::new(),
@@ -171,6 +187,18 @@ impl LocalExecutor {
         self.store = Some(Arc::new(store));
     }
 
+    /// A flag that stops this executor alone, as a signal stops every executor (see
+    /// [`stop_on_signals`]) once it is set: its running tests are killed at once, no new
+    /// test starts, [`Executor::wait`] and `run_one` fail with [`Error::Interrupted`]
+    /// and [`Executor::stop_requested`] is true. For a program that runs several
+    /// reductions and cancels one (a language server).
+    ///
+    /// [`stop_on_signals`]: crate::stop_on_signals
+    #[must_use]
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.shared.stop)
+    }
+
     fn cancel_all(&mut self) {
         let tickets: Vec<Ticket> = self.running.keys().copied().collect();
         self.cancel(&tickets);
@@ -178,6 +206,11 @@ impl LocalExecutor {
 }
 
 impl Shared {
+    /// Whether a signal or this executor's own flag asked for a stop.
+    fn stopped(&self) -> bool {
+        interrupted() || self.stop.load(Ordering::SeqCst)
+    }
+
     fn groups(&self) -> std::sync::MutexGuard<'_, Groups> {
         self.groups.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -186,7 +219,7 @@ impl Shared {
     /// can be cancelled (a cancelled test ends as killed by SIGKILL). A stop request
     /// kills it at once and fails with [`Error::Interrupted`].
     fn run(&self, text: &[u8], keep: bool, ticket: Option<Ticket>) -> Result<Outcome, Error> {
-        if interrupted() {
+        if self.stopped() {
             return Err(Error::Interrupted);
         }
         let n = self.next.fetch_add(1, Ordering::Relaxed);
@@ -231,7 +264,7 @@ impl Shared {
                 });
             }
         };
-        let ended = launch::wait(child, self.command.timeout, &interrupted);
+        let ended = launch::wait(child, self.command.timeout, &|| self.stopped());
         bury_group(live.id(), PATIENCE);
         drop(live);
         if let Some(t) = ticket {
@@ -318,7 +351,7 @@ impl Executor for LocalExecutor {
     }
 
     fn stop_requested(&self) -> bool {
-        interrupted()
+        self.shared.stopped()
     }
 
     fn earlier_verdicts(&mut self) -> Vec<(TextKey, bool)> {
@@ -357,7 +390,7 @@ impl Executor for LocalExecutor {
             if self.running.is_empty() {
                 return Ok(None);
             }
-            if interrupted() {
+            if self.shared.stopped() {
                 self.cancel_all();
                 return Err(Error::Interrupted.into());
             }
@@ -615,6 +648,25 @@ mod tests {
         assert!(outcome.interesting);
         let kept = outcome.kept_dir.unwrap();
         fs::remove_dir_all(kept.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn its_own_stop_flag_kills_its_tests_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut exec = executor(dir.path(), "sleep 30", Duration::from_secs(60));
+        exec.start(1, b"x").unwrap();
+        let stop = exec.stop_flag();
+        assert!(!exec.stop_requested());
+        let started = Instant::now();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            stop.store(true, Ordering::SeqCst);
+        });
+        let err = exec.wait().unwrap_err();
+        assert!(err.to_string().contains("interrupted"), "{err}");
+        assert!(exec.stop_requested());
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(matches!(exec.run_one(b"x", false), Err(Error::Interrupted)));
     }
 
     #[test]

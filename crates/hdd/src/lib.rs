@@ -14,6 +14,8 @@
 //! ```
 #![deny(missing_docs)]
 
+use std::ops::Range;
+
 pub use hdd_core::{
     BoxError, ClosureExecutor, Document, Edit, EditSet, Error, Event, Executor, Pass, PassStats,
     Schedule, Session, Stats,
@@ -56,6 +58,9 @@ pub struct Reduction {
     pub input_errors: usize,
     /// Counters of the run.
     pub stats: Stats,
+    /// Where the range the reduction was confined to ([`Reducer::range`]) is in `text`:
+    /// everything before and after it is the input's (the whole text when unconfined).
+    pub range: Range<usize>,
 }
 
 /// Configures and runs a reduction.
@@ -66,6 +71,7 @@ pub struct Reducer {
     deterministic: bool,
     schedule: Schedule,
     valid_only: bool,
+    range: Option<Range<usize>>,
 }
 
 impl Reducer {
@@ -78,6 +84,7 @@ impl Reducer {
             deterministic: false,
             schedule: Schedule::Weighted,
             valid_only: false,
+            range: None,
         }
     }
 
@@ -104,6 +111,15 @@ impl Reducer {
     #[must_use]
     pub fn valid_only(mut self, valid_only: bool) -> Reducer {
         self.valid_only = valid_only;
+        self
+    }
+
+    /// Confines the reduction to `range`, byte offsets into the input ([`Session::set_range`]):
+    /// only its bytes may change, every node, token or line reaching outside it stays,
+    /// and the predicate still sees the whole text. The lenient tail is off.
+    #[must_use]
+    pub fn range(mut self, range: Range<usize>) -> Reducer {
+        self.range = Some(range);
         self
     }
 
@@ -166,6 +182,14 @@ impl Reducer {
         session.set_deterministic(self.deterministic);
         session.set_schedule(self.schedule);
         session.set_lenient_tail(!self.valid_only);
+        if let Some(range) = &self.range {
+            session.set_range(range.clone()).map_err(|error| {
+                Box::new(Stopped {
+                    error,
+                    reduction: None,
+                })
+            })?;
+        }
         let before = Sizes::of(session.current());
         let input_errors = session.current().error_count();
         let result = if self.original_checked {
@@ -173,8 +197,10 @@ impl Reducer {
         } else {
             session.check_original().and_then(|()| session.reduce())
         };
+        let range = session.range_of(session.current());
         let (doc, stats) = session.finish();
         let reduction = Reduction {
+            range,
             after: Sizes::of(&doc),
             text: doc.text().to_vec(),
             before,

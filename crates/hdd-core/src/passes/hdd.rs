@@ -91,7 +91,16 @@ const MIN_COARSE_SAVING: usize = 64;
 /// three nodes has a handful of candidates). After a success the running level's nodes
 /// are rebased onto the new best, and the deeper levels are read again from it.
 fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<bool, Error> {
-    let units = |base: &Document, stop: Stop<'_>| all_levels(base, table, min_saving, stop);
+    // In a reduction confined to a range, the nodes reaching outside it never go.
+    let kept = session.kept();
+    let units = |base: &Document, stop: Stop<'_>| {
+        let mut levels = all_levels(base, table, min_saving, stop)?;
+        let len = base.text().len();
+        for level in &mut levels {
+            level.retain(|unit| kept.inside(len, std::slice::from_ref(unit)));
+        }
+        Ok(levels)
+    };
     let options = ddmin_options(session.schedule());
     let fresh = |levels: &[Vec<Edit>]| -> Vec<Ddmin> {
         levels

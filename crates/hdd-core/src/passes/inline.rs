@@ -10,7 +10,8 @@
 //! is it, as Rust's `{ 3 }`): each call `f()` becomes the expression, and the function
 //! goes. A C macro that cannot be inlined can still give its body: the body, as a
 //! statement, in place of the `#define` line (`#define a (x[i] - y[i])` -> `(x[i] - y[i]);`),
-//! where the tree passes reduce it as C.
+//! where the tree passes reduce it as C; a macro without a body gives its name
+//! (`#define nextHi` -> `nextHi;`).
 //!
 //! ## When it helps
 //! Near the end, when a macro or a constant stands between the bug and a literal the test
@@ -63,6 +64,8 @@ impl Pass for Inline {
             // that hold unparsed text (the body of a C macro).
             let mut uses: HashMap<&[u8], Vec<Range<usize>>> = HashMap::new();
             let mut definitions: Vec<Definition<'_>> = Vec::new();
+            // `#define NAME` without a body: the name alone can take the line's place.
+            let mut bare_macros: Vec<(&[u8], Node<'_>)> = Vec::new();
             let want = |leaf: Node<'_>| is_name(leaf) || leaf.kind() == "preproc_arg";
             let stop = || session.stop_requested();
             placed_leaves(tree.root_node(), &table, text, want, &stop, |placed| {
@@ -72,6 +75,8 @@ impl Pass for Inline {
                     uses.entry(name).or_default().push(leaf.byte_range());
                     if let Some(value) = defined_value(&placed) {
                         definitions.push((name, leaf.byte_range(), value, placed.deletion));
+                    } else if let Some(definition) = bare_macro(&placed) {
+                        bare_macros.push((name, definition));
                     }
                 } else {
                     for word in words(text, leaf.byte_range()) {
@@ -99,6 +104,17 @@ impl Pass for Inline {
                 // A macro's body can also take its `#define` line's place, as a statement
                 // the tree passes can then reduce.
                 let mut candidates = [EditSet::new(edits), hoisted_macro(text, value)].into_iter();
+                if session.first_interesting(&base, &mut candidates)?.is_some() {
+                    continue 'restart;
+                }
+            }
+            for (name, definition) in bare_macros {
+                session.check_stop()?;
+                // Keyed apart from the inlinings of the same name.
+                if !tried.insert([b"#define ", name].concat()) {
+                    continue;
+                }
+                let mut candidates = std::iter::once(macro_statement(text, definition, name));
                 if session.first_interesting(&base, &mut candidates)?.is_some() {
                     continue 'restart;
                 }
@@ -253,8 +269,23 @@ fn hoisted_macro(text: &[u8], value: Node<'_>) -> Option<EditSet> {
     if value.kind() != "preproc_arg" {
         return None;
     }
-    let definition = value.parent()?;
-    let body = text[value.byte_range()].trim_ascii();
+    macro_statement(text, value.parent()?, text[value.byte_range()].trim_ascii())
+}
+
+/// The `#define` of a C macro without a body, when `placed` is its name.
+fn bare_macro<'t>(placed: &PlacedLeaf<'t>) -> Option<Node<'t>> {
+    let (parent, Some("name")) = placed.parent? else {
+        return None;
+    };
+    (parent.kind() == "preproc_def" && parent.child_by_field_name("value").is_none())
+        .then_some(parent)
+}
+
+/// `body` as a statement in place of the `#define` line `definition` (its newline kept):
+/// a `;` is added unless it ends with one or with a block. The body of a macro, or the
+/// name of one without a body (`#define nextHi` -> `nextHi;`): what a test reads in a
+/// stale directive, written where the tree passes reduce it as C.
+fn macro_statement(text: &[u8], definition: Node<'_>, body: &[u8]) -> Option<EditSet> {
     let mut statement = body.to_vec();
     if !matches!(body.last(), Some(b';' | b'}')) {
         statement.push(b';');

@@ -9,6 +9,7 @@ use crate::exec::ClosureExecutor;
 use crate::session::Session;
 
 mod cleanups;
+mod range;
 mod real_parsers;
 
 /// Runs `pass` alone to a fixpoint on `input` (C) with a test that needs every string of
@@ -612,6 +613,16 @@ fn a_macros_body_takes_the_place_of_its_define_line() {
     assert_eq!(
         String::from_utf8_lossy(session.current().text()),
         "nextHi;\n"
+    );
+}
+
+#[test]
+fn a_macro_without_a_body_gives_its_name_as_a_statement() {
+    check_pass(
+        &mut Inline,
+        "#define nextHi\nint f(void) { return 0; }\n",
+        &["nextHi"],
+        "nextHi;\nint f(void) { return 0; }\n",
     );
 }
 

@@ -48,7 +48,12 @@ pub(super) fn ddmin_groups_while<U>(
     go_on: impl Fn(&Session<'_>) -> bool,
 ) -> Result<bool, Error> {
     let mut progress = false;
-    let mut groups = Groups::new(units.iter().map(&edits_of));
+    // In a reduction confined to a range, the units reaching outside it never go.
+    let units: Vec<&U> = units
+        .iter()
+        .filter(|u| session.inside(&base, edits_of(u)))
+        .collect();
+    let mut groups = Groups::new(units.iter().map(|u| edits_of(u)));
     let mut run = Ddmin::new(
         units.len(),
         DdminOptions {

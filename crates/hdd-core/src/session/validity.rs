@@ -9,7 +9,7 @@
 //! whole, once ([`Session::leave_outline`]).
 
 use super::Session;
-use crate::document::Document;
+use crate::document::{Document, Leniency};
 use crate::edit::EditSet;
 use crate::error::Error;
 use crate::outline::{Items, Scan, first_document};
@@ -19,8 +19,9 @@ impl Session<'_> {
     /// lenient tail: once the grammar's passes are done, the tokens pass runs again, on
     /// candidates that need not parse. A crash of a parser, say, is often
     /// shown best by a text its grammar refuses (`@media(a)and print{}` is valid CSS;
-    /// `@media and print`, smaller, is not). With `false`, every candidate the test sees
-    /// parses as well as the input.
+    /// `@media and print`, smaller, is not). A test that refuses a syntax error (one
+    /// probe) gets candidates that lack at most tokens tree-sitter would insert. With
+    /// `false`, every candidate the test sees parses as well as the input.
     pub fn set_lenient_tail(&mut self, lenient_tail: bool) {
         self.lenient_tail = lenient_tail;
     }
@@ -31,15 +32,16 @@ impl Session<'_> {
         self.lenient_tail
     }
 
-    /// Whether the session is in its lenient tail: candidates need not parse.
+    /// Whether the session is in its lenient tail: candidates need not parse (or may
+    /// lack tokens tree-sitter would insert).
     #[must_use]
     pub fn lenient(&self) -> bool {
-        self.lenient
+        self.lenient != Leniency::Strict
     }
 
-    /// Enters the lenient tail.
-    pub(crate) fn begin_lenient(&mut self) {
-        self.lenient = true;
+    /// Enters the lenient tail: from now on candidates are checked with `leniency`.
+    pub(crate) fn begin_lenient(&mut self, leniency: Leniency) {
+        self.lenient = leniency;
     }
 
     /// Sets the size above which a grammar text is held without its syntax tree (4 MiB
@@ -145,15 +147,9 @@ impl Session<'_> {
             return Ok(Some(Document::plain(text)));
         };
         if self.current.tree().is_some() {
-            // In the lenient tail of a reduction any parse will do.
-            let max_errors = if self.lenient {
-                usize::MAX
-            } else {
-                self.current.error_count()
-            };
             return self
                 .current
-                .derive_within(parser, edits, text, &stop, max_errors);
+                .derive_within(parser, edits, text, &stop, self.lenient);
         }
         let max_errors = self.current.error_count();
         let scan = Scan {
