@@ -41,6 +41,12 @@ fn a_range_of_lines_is_all_that_changes() {
         "{}",
         String::from_utf8_lossy(inside)
     );
+    // The whitespace pass collapsed the range's indentation, and only the range's.
+    assert!(
+        !inside.windows(2).any(|w| w == b"  "),
+        "{}",
+        String::from_utf8_lossy(inside)
+    );
     let start = String::from_utf8_lossy(&out.stdout);
     let first = start.lines().next().unwrap();
     assert!(

@@ -9,6 +9,7 @@
 //! lang = "c"                       # default: from the file's extension
 //! interesting_exit_code = 0
 //! same_crash = "heap-use-after-free"
+//! mem_limit = 2048                 # megabytes of address space per test
 //! ```
 
 use std::ffi::OsString;
@@ -39,6 +40,8 @@ pub struct Config {
     pub interesting_exit_code: Option<i32>,
     /// Interesting only if the test's stderr matches this regex too.
     pub same_crash: Option<String>,
+    /// Each test's address space, in megabytes.
+    pub mem_limit: Option<u64>,
 }
 
 /// Where a configuration comes from.
@@ -137,6 +140,11 @@ impl Loaded {
             .map(regex::bytes::Regex::new)
             .transpose()
             .map_err(|e| self.wrong(&format!("same_crash: {e}")))?;
+        command.mem_limit = match config.mem_limit {
+            Some(0) => return Err(self.wrong("`mem_limit` must be at least 1 (megabytes)")),
+            Some(mb) => Some(mb.saturating_mul(1 << 20)),
+            None => None,
+        };
         Ok(command)
     }
 

@@ -408,3 +408,21 @@ fn a_buffer_edited_during_the_run_is_not_overwritten() {
     assert_eq!(client.text, SOURCE);
     client.shutdown();
 }
+
+#[test]
+fn a_flaky_test_is_reported_and_nothing_applied() {
+    // Interesting for its first three runs only: the original's check and the reduction's
+    // two tests pass, the re-check of the result does not.
+    let ws = workspace(
+        "n=$(cat \"$0.count\" 2>/dev/null || echo 0)\necho $((n + 1)) > \"$0.count\"\n[ \"$n\" -lt 3 ]",
+    );
+    let mut client = Client::start(ws.path(), json!({"test": "./test.sh", "jobs": 1}));
+    let action = client.actions(ws.path(), 1, 7)[0].clone();
+    let err = client
+        .call_result("workspace/executeCommand", command_of(&action))
+        .unwrap_err();
+    assert!(err.contains("the test is flaky"), "{err}");
+    assert!(err.contains("exit code 1"), "{err}");
+    assert_eq!(client.text, SOURCE);
+    client.shutdown();
+}

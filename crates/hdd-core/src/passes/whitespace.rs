@@ -27,7 +27,9 @@ impl Pass for Whitespace {
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
         for tight in [false, true] {
             let base = session.current().clone();
-            let edits = collapse(base.text(), tight);
+            let mut edits = collapse(base.text(), tight);
+            // In a reduction confined to a range, the whitespace outside it stays.
+            edits.retain(|e| session.inside(&base, std::slice::from_ref(e)));
             let mut candidates = std::iter::once(EditSet::new(edits));
             session.first_interesting(&base, &mut candidates)?;
         }
