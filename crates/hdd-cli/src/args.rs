@@ -36,11 +36,12 @@ pub(crate) enum Command {
     /// reduced in place, its original kept as FILE.orig, unless -o is given.
     #[command(after_help = EXIT_CODES)]
     Reduce(Box<ReduceArgs>),
-    /// Serve the Language Server Protocol on stdin and stdout, for editors: the code
-    /// action "hdd: minimize selection" reduces the selected text in place with the test
-    /// of the workspace's .hdd.toml (`test = "./test.sh"`), which runs nothing until you
-    /// trust it, or of the client's initializationOptions. See the README for Neovim,
-    /// Helix and VS Code.
+    /// A language server on stdin and stdout: "minimize selection" in your editor.
+    ///
+    /// The code action "hdd: minimize selection" reduces the selected text in place with
+    /// the test of the workspace's .hdd.toml (`test = "./test.sh"`), which runs nothing
+    /// until you trust it, or of the client's initializationOptions. See the README for
+    /// Neovim, Helix and VS Code.
     Lsp,
     /// List the languages hdd knows, with their file extensions and grammar versions.
     Langs,

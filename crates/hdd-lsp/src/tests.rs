@@ -244,15 +244,16 @@ fn minimize_selection_applies_one_versioned_edit_with_progress() {
     client.shutdown();
 }
 
-#[test]
-fn cancel_applies_the_best_so_far() {
-    // Slow tests: the run is cancelled at its first progress report that shows a gain.
+/// Runs the selection's reduction with slow tests and cancels it at its first progress
+/// report that shows a gain, by the progress token or else by the command's request id.
+fn cancelled_run(by_token: bool) {
     let ws = workspace("sleep 0.2; grep -q 'crash(' main.c");
     let mut client = Client::start(ws.path(), json!({"test": "./test.sh", "jobs": 1}));
     let action = client.actions(ws.path(), 1, 7)[0].clone();
     let id = client.send("workspace/executeCommand", command_of(&action));
     let sender = client.conn.sender.clone();
     let mut cancelled = false;
+    let request = json!(id);
     let result = client
         .until(&id, |params| {
             let value = &params["value"];
@@ -263,8 +264,12 @@ fn cancel_applies_the_best_so_far() {
                     .starts_with("120 -> 120 ");
             if gained && !cancelled {
                 cancelled = true;
-                let cancel = json!({"token": params["token"]});
-                let n = Notification::new("window/workDoneProgress/cancel".into(), cancel);
+                let n = if by_token {
+                    let cancel = json!({"token": params["token"]});
+                    Notification::new("window/workDoneProgress/cancel".into(), cancel)
+                } else {
+                    Notification::new("$/cancelRequest".into(), json!({"id": request}))
+                };
                 sender.send(n.into()).unwrap();
             }
         })
@@ -277,6 +282,16 @@ fn cancel_applies_the_best_so_far() {
     assert!(client.text.contains("crash("));
     assert!(client.text.starts_with("int keep(void)"));
     client.shutdown();
+}
+
+#[test]
+fn cancel_applies_the_best_so_far() {
+    cancelled_run(true);
+}
+
+#[test]
+fn a_cancelled_request_applies_the_best_so_far_too() {
+    cancelled_run(false);
 }
 
 #[test]
