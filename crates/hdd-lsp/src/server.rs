@@ -285,8 +285,9 @@ impl<'c> Server<'c> {
                 .is_some_and(|t| t.is_trusted(&start.loaded.root, hash));
             if !trusted {
                 let message = format!(
-                    "hdd: {} asks to run `{}` on this workspace's files. Run it? (Allowed once, \
-                     hdd remembers this file's content; a changed file asks again.)",
+                    "hdd: {} asks to run `{}` on this workspace's files. Run it? (Once \
+                     trusted, this content of the file is not asked about again; a changed \
+                     file is.)",
                     path.display(),
                     start.loaded.describe()
                 );
