@@ -10,7 +10,7 @@ use crate::error::Error;
 
 mod bash;
 mod python;
-mod walk;
+pub(crate) mod walk;
 mod yaml;
 
 /// Above this many edits, `derive` reports one covering edit to tree-sitter.

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 /// Calls `visit` on every node under `root` (itself included), depth first with children
 /// in order (so in text order of their starts), without recursion.
-pub(super) fn each_node<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
+pub(crate) fn each_node<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
     let mut cursor = root.walk();
     loop {
         visit(cursor.node());

@@ -9,6 +9,7 @@ mod hoist;
 mod inline;
 mod lines;
 mod literals;
+mod members;
 mod names;
 mod outline;
 mod params;
@@ -31,6 +32,7 @@ pub use self::hoist::Hoist;
 pub use self::inline::Inline;
 pub use self::lines::Lines;
 pub use self::literals::Literals;
+pub use self::members::Members;
 pub use self::names::Names;
 pub(crate) use self::outline::Outline;
 pub use self::params::Params;
@@ -66,6 +68,7 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
         passes.push(Box::new(Inline));
         passes.push(Box::new(Simplify));
         passes.push(Box::new(Literals));
+        passes.push(Box::new(Members));
         passes.push(Box::new(Rename));
     } else {
         passes.push(Box::new(Bytes));

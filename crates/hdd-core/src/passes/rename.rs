@@ -80,14 +80,14 @@ impl Pass for Rename {
 }
 
 /// Every maximal run of word characters in the text.
-fn word_set(text: &[u8]) -> HashSet<&[u8]> {
+pub(super) fn word_set(text: &[u8]) -> HashSet<&[u8]> {
     text.split(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80))
         .filter(|w| !w.is_empty())
         .collect()
 }
 
 /// The shortest name in `a`, `b`, …, `z`, `aa`, `ab`, … that is not a word of the text.
-fn fresh_name(words: &HashSet<&[u8]>) -> Vec<u8> {
+pub(super) fn fresh_name(words: &HashSet<&[u8]>) -> Vec<u8> {
     for len in 1.. {
         let mut name = vec![b'a'; len];
         loop {

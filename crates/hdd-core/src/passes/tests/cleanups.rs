@@ -156,3 +156,25 @@ fn whitespace_collapses_when_the_test_allows() {
         "int f(int a,int b)\n{return a;}\n",
     );
 }
+
+#[test]
+fn members_become_globals_of_the_fields_type() {
+    // The test needs `(X & 0) == 0x8` for some long X: the field will do as a global.
+    check_pass(
+        &mut Members,
+        "struct b { long b; } a() { struct b *s; (s->b & 0) == 0x8; }\n",
+        &["long", "& 0) == 0x8;"],
+        "long c;\nstruct b { long b; } a() { (c & 0) == 0x8; }\n",
+    );
+}
+
+#[test]
+fn a_member_of_a_parameter_becomes_a_global_and_the_parameter_goes() {
+    // The function is named like its parameter: its name is not a use of the parameter.
+    check_pass(
+        &mut Members,
+        "struct d { int x; };\nstruct b { struct d c; };\nint a(struct b *a) { int e; e = a->c; return e; }\n",
+        &["e = ", "struct d"],
+        "struct d { int x; };\nstruct b { struct d c; };\nstruct d f;\nint a() { int e; e = f; return e; }\n",
+    );
+}
