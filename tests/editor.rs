@@ -53,7 +53,7 @@ fn a_range_of_lines_is_all_that_changes() {
         first.contains(&format!(
             "\"range\":[{},{}]",
             before.len(),
-            before.len() + original
+            before.len() + original - 1
         )),
         "{first}"
     );

@@ -99,9 +99,10 @@ pub(crate) struct ReduceArgs {
     /// that crashes a parser is often not valid syntax)
     #[arg(long)]
     pub(crate) valid_only: bool,
-    /// Change only lines START to END of FILE (counted from 1, both included): every
-    /// node, token or line reaching outside them stays as it is, byte for byte; the test
-    /// still gets the whole file. Also turns the lenient tail off.
+    /// Change only lines START to END of FILE (counted from 1, both included; the newline
+    /// ending line END stays): every node, token or line reaching outside them stays as
+    /// it is, byte for byte; the test still gets the whole file. Also turns the lenient
+    /// tail off.
     #[arg(long, value_name = "START:END", value_parser = crate::range::parse_pair)]
     pub(crate) range: Option<(usize, usize)>,
     /// As --range, in bytes: START counted from 0, END excluded.

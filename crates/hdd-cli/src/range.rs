@@ -52,8 +52,9 @@ pub(crate) fn confined_range(
     })
 }
 
-/// The bytes of lines `first..=last` of `text` (counted from 1), with the newline of the
-/// last one.
+/// The bytes of lines `first..=last` of `text` (counted from 1), without the newline that
+/// ends the last one: it separates the range from the next line, which must not be glued
+/// to it.
 pub(crate) fn line_bytes(text: &[u8], first: usize, last: usize) -> Option<Range<usize>> {
     if first == 0 || first > last {
         return None;
@@ -67,7 +68,8 @@ pub(crate) fn line_bytes(text: &[u8], first: usize, last: usize) -> Option<Range
         }
         at += line.len();
         if number == last {
-            return start.map(|s| s..at);
+            let end = at - usize::from(line.ends_with(b"\n"));
+            return start.map(|s| s..end);
         }
     }
     None
@@ -87,8 +89,8 @@ mod tests {
     #[test]
     fn line_ranges() {
         let text = b"a\nbb\nccc\n";
-        assert_eq!(line_bytes(text, 1, 1), Some(0..2));
-        assert_eq!(line_bytes(text, 2, 3), Some(2..9));
+        assert_eq!(line_bytes(text, 1, 1), Some(0..1));
+        assert_eq!(line_bytes(text, 2, 3), Some(2..8));
         assert_eq!(line_bytes(b"a\nbb", 2, 2), Some(2..4));
         assert_eq!(line_bytes(text, 0, 1), None);
         assert_eq!(line_bytes(text, 3, 2), None);

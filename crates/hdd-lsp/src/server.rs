@@ -325,7 +325,15 @@ impl<'c> Server<'c> {
                     .map_err(|e| format!("hdd: a bad range: {e}"))
             };
             let start = offset(&doc.text, pos(&arg["range"]["start"])?);
-            let end = offset(&doc.text, pos(&arg["range"]["end"])?);
+            let mut end = offset(&doc.text, pos(&arg["range"]["end"])?);
+            // A selection of whole lines ends at the start of the next one: the newline
+            // before it stays, or the next line could be glued to what is left.
+            if end > start
+                && arg["range"]["end"]["character"] == 0
+                && doc.text[..end].ends_with('\n')
+            {
+                end -= 1;
+            }
             if start >= end {
                 return Err("hdd: the selection is empty".into());
             }
@@ -421,7 +429,12 @@ impl<'c> Server<'c> {
                     let _ = sender.send(progress_message(token, value));
                 }
             };
-            let _ = done.send(job::run(&job, thread_stop, &mut report));
+            // A bug in the reduction must not leave the server waiting for ever.
+            let run = std::panic::AssertUnwindSafe(|| job::run(&job, thread_stop, &mut report));
+            let outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+                Outcome::Failed("hdd: the reduction failed (a bug in hdd; please report it)".into())
+            });
+            let _ = done.send(outcome);
         });
         self.running = Some(Running {
             start,
