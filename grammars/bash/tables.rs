@@ -1759,4 +1759,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["_statement"],
         },
     ],
+    spellings: &[],
 };

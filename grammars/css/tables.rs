@@ -1341,4 +1341,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             ],
         },
     ],
+    spellings: &[],
 };

@@ -2075,4 +2075,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["_type"],
         },
     ],
+    spellings: &[],
 };

@@ -322,4 +322,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["end_tag", "raw_text", "start_tag"],
         },
     ],
+    spellings: &[],
 };

@@ -3082,4 +3082,18 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["expression"],
         },
     ],
+    spellings: &[
+        crate::table::SpellingInfo {
+            kind: "floating_point_type",
+            spellings: &["float", "double"],
+        },
+        crate::table::SpellingInfo {
+            kind: "integral_type",
+            spellings: &["int", "byte", "char", "long", "short"],
+        },
+        crate::table::SpellingInfo {
+            kind: "requires_modifier",
+            spellings: &["static", "transitive"],
+        },
+    ],
 };

@@ -2452,4 +2452,8 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["expression"],
         },
     ],
+    spellings: &[crate::table::SpellingInfo {
+        kind: "_reserved_identifier",
+        spellings: &["get", "let", "set", "async", "await", "export", "static"],
+    }],
 };

@@ -159,4 +159,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["escape_sequence", "string_content"],
         },
     ],
+    spellings: &[],
 };

@@ -2547,4 +2547,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["expression", "expression_list"],
         },
     ],
+    spellings: &[],
 };

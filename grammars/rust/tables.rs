@@ -3687,4 +3687,30 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["_expression"],
         },
     ],
+    spellings: &[
+        crate::table::SpellingInfo {
+            kind: "boolean_literal",
+            spellings: &["true", "false"],
+        },
+        crate::table::SpellingInfo {
+            kind: "fragment_specifier",
+            spellings: &[
+                "tt",
+                "ty",
+                "pat",
+                "vis",
+                "expr",
+                "item",
+                "meta",
+                "path",
+                "stmt",
+                "block",
+                "ident",
+                "literal",
+                "lifetime",
+                "expr_2021",
+                "pat_param",
+            ],
+        },
+    ],
 };

@@ -9364,4 +9364,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["order_by", "partition_by", "window_frame"],
         },
     ],
+    spellings: &[],
 };

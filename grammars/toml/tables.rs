@@ -349,4 +349,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["bare_key", "dotted_key", "pair", "quoted_key"],
         },
     ],
+    spellings: &[],
 };

@@ -4286,4 +4286,8 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["expression"],
         },
     ],
+    spellings: &[crate::table::SpellingInfo {
+        kind: "accessibility_modifier",
+        spellings: &["public", "private", "protected"],
+    }],
 };

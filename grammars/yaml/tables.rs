@@ -2972,4 +2972,5 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
             types: &["yaml_version"],
         },
     ],
+    spellings: &[],
 };

@@ -11,5 +11,5 @@ pub mod table;
 pub mod tables;
 
 pub use lang::Lang;
-pub use table::{KindInfo, SlotInfo, Table};
+pub use table::{KindInfo, SlotInfo, SpellingInfo, Table};
 pub use tables::{GRAMMAR_SOURCES, GrammarSource};

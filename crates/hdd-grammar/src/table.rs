@@ -45,6 +45,16 @@ pub struct SlotInfo {
     pub types: &'static [&'static str],
 }
 
+/// The spellings of a token kind that is a choice of words (C's `primitive_type`:
+/// `int`, `bool`, `char`, `void`, …), from the grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpellingInfo {
+    /// The kind.
+    pub kind: &'static str,
+    /// Every spelling, shortest first (then in byte order).
+    pub spellings: &'static [&'static str],
+}
+
 /// A language's complete table, sorted by name so lookups are binary searches.
 #[derive(Debug, Clone, Copy)]
 pub struct Table {
@@ -52,9 +62,20 @@ pub struct Table {
     pub kinds: &'static [KindInfo],
     /// Every child slot, sorted by `(kind, field)` with `None` first.
     pub slots: &'static [SlotInfo],
+    /// The kinds whose rule is a token of words only, sorted by `kind`.
+    pub spellings: &'static [SpellingInfo],
 }
 
 impl Table {
+    /// The spellings of token kind `kind`, when its rule is a choice of words (empty
+    /// otherwise).
+    #[must_use]
+    pub fn spellings(&self, kind: &str) -> &'static [&'static str] {
+        let all = self.spellings;
+        all.binary_search_by(|s| s.kind.cmp(kind))
+            .map_or(&[], |i| all[i].spellings)
+    }
+
     /// The entry for a rule or visible kind name.
     #[must_use]
     pub fn kind(&self, name: &str) -> Option<&'static KindInfo> {

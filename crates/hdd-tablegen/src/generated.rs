@@ -34,6 +34,15 @@ pub struct OwnedSlotInfo {
     pub types: Vec<String>,
 }
 
+/// An owned `hdd_grammar::SpellingInfo`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedSpellingInfo {
+    /// The kind whose rule is a token of words only.
+    pub kind: String,
+    /// Its spellings, shortest first, then in byte order.
+    pub spellings: Vec<String>,
+}
+
 /// The generated table of one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Generated {
@@ -41,6 +50,8 @@ pub struct Generated {
     pub kinds: Vec<OwnedKindInfo>,
     /// One entry per child slot, sorted by `(kind, field)` with `None` first.
     pub slots: Vec<OwnedSlotInfo>,
+    /// The kinds whose rule is a token of words only, sorted by kind.
+    pub spellings: Vec<OwnedSpellingInfo>,
     /// How many rounds over all rules the minimal-yield fixed point took
     /// (the last round changes nothing).
     pub rounds: usize,

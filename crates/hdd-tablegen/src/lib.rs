@@ -22,7 +22,7 @@
 #![deny(missing_docs)]
 
 pub use crate::error::GenerateError;
-pub use crate::generated::{Generated, OwnedKindInfo, OwnedSlotInfo};
+pub use crate::generated::{Generated, OwnedKindInfo, OwnedSlotInfo, OwnedSpellingInfo};
 pub use crate::render::render;
 
 mod error;
@@ -35,6 +35,7 @@ mod regex;
 mod render;
 mod rule;
 mod separators;
+mod spellings;
 mod yields;
 
 use serde_json::Value;
@@ -84,7 +85,8 @@ pub fn generate_with_fixed(
     let grammar: Value = serde_json::from_str(grammar_json).map_err(GenerateError::GrammarJson)?;
     let node_types: Value =
         serde_json::from_str(node_types_json).map_err(GenerateError::NodeTypesJson)?;
-    let mut grammar = Grammar::load(&grammar, externals)?;
+    let raw = grammar;
+    let mut grammar = Grammar::load(&raw, externals)?;
     grammar.fix(fixed)?;
     let (best, rounds) = yields::least_fixed_point(&grammar)?;
     let node_types = NodeTypes::load(&node_types)?;
@@ -92,6 +94,7 @@ pub fn generate_with_fixed(
     Ok(Generated {
         kinds,
         slots: node_types.slots,
+        spellings: spellings::spellings(&raw),
         rounds,
     })
 }

@@ -22,6 +22,22 @@ pub fn render(generated: &Generated, header: &str) -> String {
     render_array(&mut out, "kinds", "crate::table::KindInfo", &kinds);
     let slots: Vec<Vec<String>> = generated.slots.iter().map(slot_fields).collect();
     render_array(&mut out, "slots", "crate::table::SlotInfo", &slots);
+    let spellings: Vec<Vec<String>> = generated
+        .spellings
+        .iter()
+        .map(|s| {
+            vec![
+                format!("kind: {:?},", s.kind),
+                str_array_field("spellings", &s.spellings),
+            ]
+        })
+        .collect();
+    render_array(
+        &mut out,
+        "spellings",
+        "crate::table::SpellingInfo",
+        &spellings,
+    );
     out.push_str("};\n");
     out
 }
@@ -141,6 +157,7 @@ mod tests {
                 multiple: false,
                 types: vec!["compound_statement".into()],
             }],
+            spellings: Vec::new(),
             rounds: 1,
         };
         let expected = r#"// Header line.
@@ -175,6 +192,7 @@ pub(crate) static TABLE: crate::table::Table = crate::table::Table {
         multiple: false,
         types: &["compound_statement"],
     }],
+    spellings: &[],
 };
 "#;
         assert_eq!(render(&generated, "// Header line.\n"), expected);

@@ -10,6 +10,11 @@
 //!   kind under that supertype (C's `int`, Rust's `u8`): `my_size_t` and `struct point`
 //!   become `int`, `Vec<String>` becomes `u8`. Types go first, by a ddmin of their own
 //!   over the outermost ones; then the literals and other small nodes of what is left.
+//!   A keyword never glues onto the next word (`struct{}a` gives `int a`).
+//! - last, each type the shortest keyword could not replace, with the other spellings of
+//!   the keyword kinds its place admits (the grammar's words of C's `primitive_type`:
+//!   `bool`, `char`, `void`, …), shortest first, at most eight: `void` where `int` is
+//!   refused.
 //!
 //! Names other than types' are left to `rename` (it renames every use at once).
 //!
@@ -27,10 +32,10 @@ use tree_sitter::Node;
 
 use super::hdd::kind_info;
 use super::literals::is_literal_kind;
-use super::text::is_name_kind;
+use super::text::{apart_replacement, is_name_kind};
 use super::units::ddmin_units;
 use crate::document::{Document, Stop, Ticker};
-use crate::edit::Edit;
+use crate::edit::{Edit, EditSet};
 use crate::error::Error;
 use crate::pass::Pass;
 use crate::session::{Session, shortlex_smaller};
@@ -58,8 +63,77 @@ impl Pass for Simplify {
                 ddmin_units(session, &base, &units, true)?;
             }
         }
-        Ok(())
+        other_spellings(session, &table, &keywords)
     }
+}
+
+/// At most this many other spellings are tried for one type.
+const MAX_SPELLINGS: usize = 8;
+
+/// The types the shortest keyword did not replace, each tried with the other spellings
+/// of the keyword kinds its place admits, shortest first, up to [`MAX_SPELLINGS`]
+/// (C's `struct{}` as a return type: `int` is refused where a value must be returned,
+/// `void` is not).
+fn other_spellings(
+    session: &mut Session<'_>,
+    table: &Table,
+    keywords: &[(&'static str, &'static str)],
+) -> Result<(), Error> {
+    let mut tried: Vec<(usize, Vec<u8>)> = Vec::new();
+    'restart: loop {
+        let base = session.current().clone();
+        let units = simplify_units(&base, table, keywords, Phase::Types, &|| {
+            session.stop_requested()
+        })?;
+        for unit in units {
+            let old = base.text()[unit.range.clone()].to_vec();
+            let key = (unit.range.start, old.clone());
+            if tried.contains(&key) {
+                continue;
+            }
+            tried.push(key);
+            let Some(node) = base.tree().and_then(|t| {
+                t.root_node()
+                    .descendant_for_byte_range(unit.range.start, unit.range.end)
+            }) else {
+                continue;
+            };
+            let spellings = spellings_for(node, table)
+                .into_iter()
+                .filter(|w| *w != unit.replacement.trim_ascii() && shortlex_smaller(w, &old))
+                .take(MAX_SPELLINGS);
+            let text = base.text();
+            let mut candidates = spellings
+                .map(|w| EditSet::new(vec![apart_replacement(text, unit.range.clone(), w)]));
+            if session.first_interesting(&base, &mut candidates)?.is_some() {
+                continue 'restart;
+            }
+        }
+        return Ok(());
+    }
+}
+
+/// The spellings of the keyword kinds (`Table::spellings`) that share a type supertype
+/// with `node`'s kind, shortest first.
+fn spellings_for(node: Node<'_>, table: &Table) -> Vec<&'static [u8]> {
+    let Some(info) = table.kind(node.kind()).or_else(|| kind_info(table, node)) else {
+        return Vec::new();
+    };
+    let places: Vec<&str> = info
+        .supertypes
+        .iter()
+        .copied()
+        .filter(|s| is_type_supertype(s))
+        .collect();
+    let mut out: Vec<&'static [u8]> = table
+        .kinds
+        .iter()
+        .filter(|k| k.supertypes.iter().any(|s| places.contains(s)))
+        .flat_map(|k| table.spellings(k.name).iter().map(|w| w.as_bytes()))
+        .collect();
+    out.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+    out.dedup();
+    out
 }
 
 /// What a ddmin run of the pass simplifies.
@@ -119,7 +193,8 @@ fn type_simplification(
         .filter_map(|s| keywords.iter().find(|(k, _)| k == s))
         .map(|(_, y)| *y)
         .min_by_key(|y| y.len())?;
-    shortlex_smaller(with.as_bytes(), &text[range.clone()]).then(|| Edit::replace(range, with))
+    shortlex_smaller(with.as_bytes(), &text[range.clone()])
+        .then(|| apart_replacement(text, range, with.as_bytes()))
 }
 
 /// The replacement of a literal or a node without named children (names aside: they

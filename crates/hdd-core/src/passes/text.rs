@@ -84,6 +84,27 @@ pub(super) fn apart_deletion(text: &[u8], range: std::ops::Range<usize>) -> crat
     }
 }
 
+/// The replacement of `text[range]` by `with`, with a space added on a side where `with`
+/// would glue onto a word (`struct{}a` with `void` in place of `struct{}` is `void a`, not
+/// `voida`).
+pub(super) fn apart_replacement(
+    text: &[u8],
+    range: std::ops::Range<usize>,
+    with: &[u8],
+) -> crate::edit::Edit {
+    let before = range.start.checked_sub(1).map(|i| text[i]);
+    let after = text.get(range.end).copied();
+    let mut replacement = Vec::with_capacity(with.len() + 2);
+    if before.is_some_and(is_word) && with.first().copied().is_some_and(is_word) {
+        replacement.push(b' ');
+    }
+    replacement.extend_from_slice(with);
+    if after.is_some_and(is_word) && with.last().copied().is_some_and(is_word) {
+        replacement.push(b' ');
+    }
+    crate::edit::Edit::replace(range, replacement)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{spaced_deletion, swallow_space};

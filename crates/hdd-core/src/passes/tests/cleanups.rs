@@ -178,3 +178,26 @@ fn a_member_of_a_parameter_becomes_a_global_and_the_parameter_goes() {
         "struct d { int x; };\nstruct b { struct d c; };\nstruct d f;\nint a() { int e; e = f; return e; }\n",
     );
 }
+
+#[test]
+fn a_type_the_shortest_keyword_cannot_replace_gets_another_spelling() {
+    // As gcc with -Werror=return-type: a function returning int must return a value,
+    // one returning void or a struct need not.
+    let mut exec = ClosureExecutor::new(|t: &[u8]| {
+        let t = String::from_utf8_lossy(t);
+        t.contains("a() { f(); }") && (t.starts_with("void") || t.starts_with("struct"))
+    });
+    let (doc, _) = run_to_fixpoint(Lang::C, &mut Simplify, "struct{} a() { f(); }\n", &mut exec);
+    assert_eq!(String::from_utf8_lossy(doc.text()), "void a() { f(); }\n");
+}
+
+#[test]
+fn a_type_keyword_is_not_glued_to_the_next_word() {
+    // `struct{}a` with `int` in place of `struct{}` must read `int a`, not `inta`.
+    check_pass(
+        &mut Simplify,
+        "struct{}a() { f(); }\n",
+        &["a() { f(); }"],
+        "int a() { f(); }\n",
+    );
+}
