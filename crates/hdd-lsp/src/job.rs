@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use hdd::{Event, Lang, Reducer};
+use hdd::{Event, Executor as _, Lang, Reducer};
 use hdd_exec::{LocalExecutor, TestCommand};
 
 /// What a reduction needs.
@@ -116,7 +116,7 @@ pub fn run(job: &Job, stop: Arc<AtomicBool>, report: &mut dyn FnMut(Progress)) -
     let outcome = reducer.reduce_partial(job.text.as_bytes().to_vec(), &mut executor, &mut observe);
     let (reduction, stopped) = match outcome {
         Ok(reduction) => (reduction, false),
-        Err(stopped) if executor_stopped(&executor) => match stopped.reduction {
+        Err(stopped) if executor.stop_requested() => match stopped.reduction {
             Some(reduction) => (reduction, true),
             None => return Outcome::Failed("hdd: cancelled".into()),
         },
@@ -149,11 +149,6 @@ pub fn run(job: &Job, stop: Arc<AtomicBool>, report: &mut dyn FnMut(Progress)) -
         },
         Err(_) => Outcome::Failed("hdd: the result is not UTF-8".into()),
     }
-}
-
-fn executor_stopped(executor: &LocalExecutor) -> bool {
-    use hdd::Executor as _;
-    executor.stop_requested()
 }
 
 fn stderr_tail(tail: &str) -> String {

@@ -233,25 +233,11 @@ impl<'c> Server<'c> {
         let range = params.range;
         let mut actions = Vec::new();
         if range.start != range.end {
-            actions.push(json!({
-                "title": "hdd: minimize selection",
-                "kind": "refactor.rewrite",
-                "command": {
-                    "title": "hdd: minimize selection",
-                    "command": MINIMIZE_SELECTION,
-                    "arguments": [{"uri": uri, "range": range, "version": doc.version}],
-                },
-            }));
+            let arguments = json!({"uri": uri, "range": range, "version": doc.version});
+            actions.push(code_action("selection", MINIMIZE_SELECTION, arguments));
         }
-        actions.push(json!({
-            "title": "hdd: minimize file",
-            "kind": "refactor.rewrite",
-            "command": {
-                "title": "hdd: minimize file",
-                "command": MINIMIZE_FILE,
-                "arguments": [{"uri": uri, "version": doc.version}],
-            },
-        }));
+        let arguments = json!({"uri": uri, "version": doc.version});
+        actions.push(code_action("file", MINIMIZE_FILE, arguments));
         Value::Array(actions)
     }
 
@@ -396,15 +382,11 @@ impl<'c> Server<'c> {
             Ok(command) => command,
             Err(message) => return self.fail(start.request.clone(), message),
         };
-        let title = if start.selection.is_some() {
-            "hdd: minimize selection"
-        } else {
-            "hdd: minimize file"
-        };
+        let what = what(&start);
         self.progress_value(
             start.token.as_ref(),
-            json!({"kind": "begin", "title": title, "cancellable": true,
-                   "message": format!("testing the {}", what(&start))}),
+            json!({"kind": "begin", "title": format!("hdd: minimize {what}"), "cancellable": true,
+                   "message": format!("testing the {what}")}),
         );
         let job = Job {
             text: start.text.clone(),
@@ -612,6 +594,17 @@ fn progress_message(token: &Value, value: Value) -> Message {
     Notification::new("$/progress".into(), json!({"token": token, "value": value})).into()
 }
 
+/// The code action "hdd: minimize `what`" running `command` with `arguments`.
+fn code_action(what: &str, command: &str, arguments: Value) -> Value {
+    let title = format!("hdd: minimize {what}");
+    json!({
+        "title": title,
+        "kind": "refactor.rewrite",
+        "command": {"title": title, "command": command, "arguments": [arguments]},
+    })
+}
+
+/// What a reduction minimizes: the selection or the file.
 fn what(start: &Start) -> &'static str {
     if start.selection.is_some() {
         "selection"

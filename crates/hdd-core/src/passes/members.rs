@@ -58,7 +58,13 @@ impl Pass for Members {
     }
 
     fn run(&mut self, session: &mut Session<'_>) -> Result<(), Error> {
-        let Some(table) = session.table().copied() else {
+        // Only a grammar with field accesses (C, C++) has anything to do: no other
+        // grammar's tree is walked each round for nothing.
+        let Some(table) = session
+            .table()
+            .copied()
+            .filter(|t| t.kind("field_expression").is_some())
+        else {
             return Ok(());
         };
         let mut tried: HashSet<Vec<u8>> = HashSet::new();
@@ -97,7 +103,7 @@ impl Pass for Members {
                 }
                 _ => {}
             });
-            if accesses.len() > MAX_ACCESSES {
+            if accesses.is_empty() || accesses.len() > MAX_ACCESSES {
                 return Ok(());
             }
             // Every occurrence of every object name.

@@ -54,16 +54,23 @@ impl Pass for Simplify {
             return Ok(());
         };
         let keywords = keyword_yields(&table);
+        let mut types = false;
         for phase in [Phase::Types, Phase::Leaves] {
             let base = session.current().clone();
             let units = simplify_units(&base, &table, &keywords, phase, &|| {
                 session.stop_requested()
             })?;
+            types |= phase == Phase::Types && !units.is_empty();
             if !units.is_empty() {
                 ddmin_units(session, &base, &units, true)?;
             }
         }
-        other_spellings(session, &table, &keywords)
+        // Without a type the shortest keyword could replace, or a kind with spellings,
+        // there is nothing to try (and no third walk of the tree).
+        if types && !table.spellings.is_empty() {
+            other_spellings(session, &table, &keywords)?;
+        }
+        Ok(())
     }
 }
 

@@ -75,18 +75,12 @@ pub(super) fn spaced_deletion(text: &[u8], range: std::ops::Range<usize>) -> cra
 /// The edit that deletes exactly `range`, or writes one space in its place when it sits
 /// between two words that would otherwise touch.
 pub(super) fn apart_deletion(text: &[u8], range: std::ops::Range<usize>) -> crate::edit::Edit {
-    let before = range.start.checked_sub(1).map(|i| text[i]);
-    let after = text.get(range.end).copied();
-    if before.is_some_and(is_word) && after.is_some_and(is_word) {
-        crate::edit::Edit::replace(range, b" ".to_vec())
-    } else {
-        crate::edit::Edit::delete(range)
-    }
+    apart_replacement(text, range, b"")
 }
 
 /// The replacement of `text[range]` by `with`, with a space added on a side where `with`
 /// would glue onto a word (`struct{}a` with `void` in place of `struct{}` is `void a`, not
-/// `voida`).
+/// `voida`); with nothing, one space between two words that would otherwise touch.
 pub(super) fn apart_replacement(
     text: &[u8],
     range: std::ops::Range<usize>,
@@ -94,12 +88,14 @@ pub(super) fn apart_replacement(
 ) -> crate::edit::Edit {
     let before = range.start.checked_sub(1).map(|i| text[i]);
     let after = text.get(range.end).copied();
+    // What ends up next to the text before the range: `with`, or what follows it.
+    let next = with.first().copied().or(after);
     let mut replacement = Vec::with_capacity(with.len() + 2);
-    if before.is_some_and(is_word) && with.first().copied().is_some_and(is_word) {
+    if before.is_some_and(is_word) && next.is_some_and(is_word) {
         replacement.push(b' ');
     }
     replacement.extend_from_slice(with);
-    if after.is_some_and(is_word) && with.last().copied().is_some_and(is_word) {
+    if !with.is_empty() && after.is_some_and(is_word) && with.last().copied().is_some_and(is_word) {
         replacement.push(b' ');
     }
     crate::edit::Edit::replace(range, replacement)

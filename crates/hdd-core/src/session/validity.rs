@@ -131,8 +131,8 @@ impl Session<'_> {
 
     /// The candidate `edits` make of the current best, whose text is `text`, if it is
     /// valid: no more errors than the best (in a tree derived from the best's, or, while
-    /// the best is outlined, by a windowed parse); any text without a grammar, and any
-    /// text in the lenient tail of [`Session::reduce`].
+    /// the best is outlined, by a windowed parse); any text without a grammar; in the
+    /// lenient tail of [`Session::reduce`], as its leniency counts errors.
     ///
     /// # Errors
     /// [`Error::Stopped`] when a stop was asked for during the parse.
