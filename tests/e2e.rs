@@ -4,6 +4,7 @@
 mod cache;
 mod common;
 mod corpus;
+mod cousins;
 mod editor;
 mod errors;
 mod hostile;

@@ -17,6 +17,22 @@ Exit codes:
   101  hdd failed (a bug): reported in one line; the best result so far is on disk
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP): tests killed, the best result so far is on disk";
 
+const BISECT_EXIT_CODES: &str = "\
+Exit codes:
+  0  found: the first bad value (and the last good one) are printed
+  1  a probe failed (a signal, an exit code above 127, a timeout, a command that cannot run), or only skipped values were left between a good and a bad one (their range is printed)
+  2  bad command line (no {} in COMMAND, equal ends, an empty list)
+  3  --check-ends: the good end is not good or the bad end not bad
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP): every probe was stopped";
+
+const ENTROPY_EXIT_CODES: &str = "\
+Exit codes:
+  0  a failing size and seed were found (and, with --shrink, the stream shrunk)
+  1  no seed failed up to --max-size, or the SUT could not be run
+  2  bad command line
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
+With --replay, hdd exits as the SUT did (128 + N for a signal N).";
+
 /// hdd: a fast, grammar-aware test-case reducer.
 #[derive(Debug, Parser)]
 #[command(name = "hdd", version, after_help = EXIT_CODES)]
@@ -43,6 +59,27 @@ pub(crate) enum Command {
     /// until you trust it, or of the client's initializationOptions. See the README for
     /// Neovim, Helix and VS Code.
     Lsp,
+    /// Find the first bad value between a good one and a bad one: `hdd bisect --good 0
+    /// --bad 5000 -- clang -O2 -mllvm -opt-bisect-limit={} -c crash.c`.
+    ///
+    /// Each probe runs COMMAND with `{}` replaced by a value (alone or inside an
+    /// argument), in the current folder: exit 0 means good, 1 to 127 bad, except 125:
+    /// the value cannot be tested (skip it and try a neighbour, as `git bisect run`
+    /// does). Anything else (a signal, a code above 127, a timeout) stops the bisection
+    /// with an error. With -j N, N values are probed at once (an (N+1)-ary search).
+    #[command(after_help = BISECT_EXIT_CODES)]
+    Bisect(Box<BisectArgs>),
+    /// Find the smallest entropy budget at which a system under test fails, or replay one.
+    ///
+    /// SUT reads its entropy from stdin (or from the file `@@` names): the first SIZE
+    /// bytes of the stream of SEED (SplitMix64, little-endian, fixed across versions:
+    /// see the README). Any exit but 0, a signal, or a timeout counts as a failure. hdd
+    /// doubles the size until some seed fails, then narrows it down, and prints the
+    /// smallest failing `size=... seed=...`; `--replay SIZE SEED` runs that trial again
+    /// with the SUT's output shown, and `--shrink` shrinks its stream with `--lang
+    /// bytes`.
+    #[command(after_help = ENTROPY_EXIT_CODES)]
+    Entropy(Box<EntropyArgs>),
     /// List the languages hdd knows, with their file extensions and grammar versions.
     Langs,
     /// Print a shell completion script: `hdd completions bash > ~/.local/share/bash-completion/completions/hdd`.
@@ -74,8 +111,9 @@ pub(crate) struct ReduceArgs {
     /// Limit each test's address space to MB megabytes.
     #[arg(long, value_name = "MB")]
     pub(crate) mem_limit: Option<u64>,
-    /// The input's language, or `text` for any bytes (default: from FILE's extension,
-    /// `text` when no grammar claims it; see `hdd langs`).
+    /// The input's language, `text` for any text, or `bytes` for a choice sequence or a
+    /// binary input (blocks deleted and zeroed, integers lowered, blocks sorted; default:
+    /// from FILE's extension, `text` when no grammar claims it; see `hdd langs`).
     #[arg(long, short = 'l', value_name = "LANG")]
     pub(crate) lang: Option<String>,
     /// Write the result to OUT and leave FILE untouched.
@@ -144,6 +182,10 @@ pub(crate) struct ReduceArgs {
     /// output; -vv every test's verdict too. Progress then comes as plain lines.
     #[arg(long, short = 'v', action = clap::ArgAction::Count)]
     pub(crate) verbose: u8,
+    /// Where the test runs instead of its private folder (`hdd entropy --shrink` runs
+    /// the SUT where its search did).
+    #[arg(skip)]
+    pub(crate) current_dir: Option<PathBuf>,
 }
 
 /// `--list-schedule`: how the passes' ddmin runs shrink their parts.
@@ -155,4 +197,89 @@ pub(crate) enum ListSchedule {
     Counter,
     /// Halving, HDD's parts of equal weight (WDD).
     Weighted,
+}
+
+/// `hdd bisect`'s arguments.
+#[derive(Debug, Args)]
+pub(crate) struct BisectArgs {
+    /// The good end: an integer (the bug is not there).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "bad")]
+    pub(crate) good: Option<i64>,
+    /// The bad end: an integer (the bug is there). It may be below --good.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "good")]
+    pub(crate) bad: Option<i64>,
+    /// Bisect the lines of FILE instead, from a good one (the first line) to a bad one
+    /// (the last): commit ids (`git rev-list --reverse GOOD^..BAD`), flags, file names.
+    /// Blank lines are left out.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["good", "bad"], required_unless_present = "good")]
+    pub(crate) list: Option<PathBuf>,
+    /// Probe both ends first (two more runs) and stop unless the good one is good and
+    /// the bad one bad. By default they are taken on trust, as `git bisect` does.
+    #[arg(long)]
+    pub(crate) check_ends: bool,
+    /// Values to probe at once (default 1: probes often share a working tree, as a
+    /// `git checkout` does; give each its own, `git worktree`, before raising it).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    pub(crate) jobs: usize,
+    /// Stop with an error when a probe runs longer than this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub(crate) timeout: f64,
+    /// Print each probe and the result as JSON lines on stdout.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print the result only.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
+    /// The command, after `--`, with `{}` where the value goes.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub(crate) command: Vec<OsString>,
+}
+
+/// `hdd entropy`'s arguments.
+#[derive(Debug, Args)]
+pub(crate) struct EntropyArgs {
+    /// Seeds tried at each size.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub(crate) attempts: u64,
+    /// The first seed tried at each size (then SEED + 1, …).
+    #[arg(long, value_name = "SEED", default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// The first size tried, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 1)]
+    pub(crate) min_size: usize,
+    /// The biggest size tried, in bytes: no failure up to it is exit 1.
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    pub(crate) max_size: usize,
+    /// Run the SUT once on SIZE bytes of SEED's stream, its output shown; hdd exits as
+    /// it did.
+    #[arg(long, num_args = 2, value_names = ["SIZE", "SEED"], conflicts_with = "shrink")]
+    pub(crate) replay: Option<Vec<u64>>,
+    /// Then shrink the failing stream with `hdd reduce --lang bytes`, keeping the same
+    /// failure (the same exit code or signal), into the file of -o.
+    #[arg(long)]
+    pub(crate) shrink: bool,
+    /// Write the failing stream to FILE (with --shrink, default
+    /// `entropy-SIZE-SEED.bin`; it is shrunk in place, the found stream kept as
+    /// FILE.orig). An existing FILE is not overwritten.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Runs at once (default: the number of cores, at most 16).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub(crate) jobs: Option<usize>,
+    /// With --shrink: the same result for any -j.
+    #[arg(long)]
+    pub(crate) deterministic: bool,
+    /// A run longer than this many seconds is killed and counts as a failure (a hang).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub(crate) timeout: f64,
+    /// Print the result (and --shrink's events) as JSON lines on stdout.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Print the result only.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
+    /// The system under test and its arguments, after `--` (`@@`: the stream's path;
+    /// without it, the stream is on its stdin). It runs in the current folder.
+    #[arg(last = true, required = true, value_name = "SUT")]
+    pub(crate) command: Vec<OsString>,
 }

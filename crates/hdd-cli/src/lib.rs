@@ -19,7 +19,9 @@ macro_rules! println_safe {
 }
 
 mod args;
+mod bisect;
 mod checks;
+mod entropy;
 mod exit;
 mod files;
 mod range;
@@ -51,7 +53,12 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             });
         }
     };
-    let json = matches!(&cli.command, args::Command::Reduce(args) if args.json);
+    let json = match &cli.command {
+        args::Command::Reduce(args) => args.json,
+        args::Command::Bisect(args) => args.json,
+        args::Command::Entropy(args) => args.json,
+        _ => false,
+    };
     match guarded(|| run(cli)) {
         Ok(code) => code,
         Err(panic) => {
@@ -63,23 +70,27 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 
 fn run(cli: args::Cli) -> ExitCode {
     let result = match cli.command {
-        args::Command::Reduce(args) => reduce::run(&args),
+        args::Command::Reduce(args) => reduce::run(&args).map(|()| exit::OK),
+        args::Command::Bisect(args) => bisect::run(&args).map(|()| exit::OK),
+        args::Command::Entropy(args) => entropy::run(&args),
         args::Command::Langs => {
             langs();
-            Ok(())
+            Ok(exit::OK)
         }
-        args::Command::Lsp => hdd_lsp::serve_stdio().map_err(|e| Failure {
-            error: anyhow::anyhow!("hdd lsp: {e}"),
-            code: exit::FAILED,
-        }),
+        args::Command::Lsp => hdd_lsp::serve_stdio()
+            .map(|()| exit::OK)
+            .map_err(|e| Failure {
+                error: anyhow::anyhow!("hdd lsp: {e}"),
+                code: exit::FAILED,
+            }),
         args::Command::Completions { shell } => {
             let mut cmd = args::Cli::command();
             clap_complete::generate(shell, &mut cmd, "hdd", &mut std::io::stdout());
-            Ok(())
+            Ok(exit::OK)
         }
     };
     match result {
-        Ok(()) => ExitCode::from(exit::OK),
+        Ok(code) => ExitCode::from(code),
         Err(failure) => {
             {
                 eprintln_safe!("hdd: error: {:#}", failure.error);
@@ -193,6 +204,11 @@ fn langs() {
         setup::TEXT.into(),
         "(any other)".into(),
         "none: lines, then words, then bytes".into(),
+    ]);
+    rows.push([
+        setup::BYTES.into(),
+        "(by --lang only)".into(),
+        "none: choice sequences and binary inputs (blocks, integers, order)".into(),
     ]);
     let width = |c: usize| rows.iter().map(|r| r[c].len()).max().unwrap_or(0);
     let (w0, w1) = (width(0), width(1));

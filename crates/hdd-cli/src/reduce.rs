@@ -7,10 +7,10 @@
 use std::ffi::OsString;
 use std::fs;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
-use hdd::{Event, Executor as _, Lang, Reducer, Reduction};
+use hdd::{Event, Executor as _, Reducer, Reduction};
 use hdd_exec::{LocalExecutor, TestCommand, VerdictStore, interrupted, stop_on_signals};
 use serde_json::json;
 
@@ -20,7 +20,7 @@ use crate::exit::{CHANGED, EMPTY, FLAKY, Failure, INTERRUPTED};
 use crate::files::Output;
 use crate::range::confined_range;
 use crate::report::Reporter;
-use crate::setup::{TEXT, choose_lang, jobs, test_command};
+use crate::setup::{BYTES, TEXT, bytes_mode, choose_lang, jobs, test_command, timeout};
 use crate::summary::print_summary;
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
@@ -77,7 +77,11 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     reporter.about(json!({
         "file": args.file,
         "output": output.dest(),
-        "language": lang.map_or(TEXT, Lang::name),
+        "language": match lang {
+            Some(lang) => lang.name(),
+            None if bytes_mode(args) => BYTES,
+            None => TEXT,
+        },
         "jobs": jobs,
         "deterministic": args.deterministic,
         "valid_only": args.valid_only,
@@ -139,6 +143,7 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
             .original_checked(true)
             .deterministic(args.deterministic)
             .valid_only(args.valid_only)
+            .bytes(bytes_mode(args))
             .schedule(match args.list_schedule {
                 ListSchedule::Counter => hdd::Schedule::Counter,
                 ListSchedule::Halving => hdd::Schedule::Halving,
@@ -191,17 +196,6 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
         reporter,
         started,
     )
-}
-
-/// `--timeout`: a positive number of seconds that a duration can hold.
-fn timeout(seconds: f64) -> Result<Duration, Failure> {
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err(Failure::usage(anyhow!(
-            "--timeout must be a positive number of seconds"
-        )));
-    }
-    Duration::try_from_secs_f64(seconds)
-        .map_err(|_| Failure::usage(anyhow!("--timeout {seconds} is too long")))
 }
 
 /// What hdd says when someone else changed the file it writes.

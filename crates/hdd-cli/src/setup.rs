@@ -2,7 +2,7 @@
 //! number of jobs.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::anyhow;
@@ -15,6 +15,16 @@ use crate::exit::Failure;
 /// The name of the language-agnostic mode.
 pub(crate) const TEXT: &str = "text";
 
+/// The name of the mode for choice sequences and binary inputs.
+pub(crate) const BYTES: &str = "bytes";
+
+/// Whether `--lang bytes` asks for the passes of choice sequences and binary inputs.
+pub(crate) fn bytes_mode(args: &ReduceArgs) -> bool {
+    args.lang
+        .as_deref()
+        .is_some_and(|name| name.eq_ignore_ascii_case(BYTES))
+}
+
 /// Default job count cap. A test usually keeps a core busy, so the default is the core
 /// count, but not above 16: once the cores are busy, more jobs only add speculative tests
 /// (on 2 cores, c-warn-300-slow: -j 8 ran 1,541 tests in 63.9 s, -j 16 2,675 in 93.8 s;
@@ -25,7 +35,12 @@ const MAX_DEFAULT_JOBS: usize = 16;
 /// The number of tests to run at once: `-j`, or the core count up to
 /// [`MAX_DEFAULT_JOBS`].
 pub(crate) fn jobs(args: &ReduceArgs) -> Result<usize, Failure> {
-    let jobs = args.jobs.unwrap_or_else(|| {
+    jobs_or_default(args.jobs)
+}
+
+/// `-j`'s value, or the core count up to [`MAX_DEFAULT_JOBS`]; 0 is refused.
+pub(crate) fn jobs_or_default(jobs: Option<usize>) -> Result<usize, Failure> {
+    let jobs = jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, std::num::NonZero::get)
             .min(MAX_DEFAULT_JOBS)
@@ -37,16 +52,21 @@ pub(crate) fn jobs(args: &ReduceArgs) -> Result<usize, Failure> {
 }
 
 /// The language to reduce in: `None` is the language-agnostic text mode (lines, words,
-/// bytes), chosen by `--lang text` or by an extension no grammar claims.
+/// bytes), chosen by `--lang text` or by an extension no grammar claims, or the bytes
+/// mode ([`bytes_mode`]).
 pub(crate) fn choose_lang(args: &ReduceArgs) -> Result<Option<Lang>, Failure> {
     let Some(name) = &args.lang else {
         return Ok(Lang::from_path(&args.file));
     };
-    if name.eq_ignore_ascii_case(TEXT) {
+    if name.eq_ignore_ascii_case(TEXT) || name.eq_ignore_ascii_case(BYTES) {
         return Ok(None);
     }
     Lang::from_name(name).map(Some).ok_or_else(|| {
-        let known: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).chain([TEXT]).collect();
+        let known: Vec<&str> = Lang::ALL
+            .iter()
+            .map(|l| l.name())
+            .chain([TEXT, BYTES])
+            .collect();
         Failure::usage(anyhow!(
             "unknown language '{name}' (known: {})",
             known.join(", ")
@@ -68,6 +88,7 @@ pub(crate) fn test_command(
     let program = TestCommand::find_program(&program);
     let mut command = TestCommand::new(&program, file_name, timeout).map_err(Failure::usage)?;
     command.args = rest.to_vec();
+    command.current_dir.clone_from(&args.current_dir);
     command.interesting_exit_code = args.interesting_exit_code;
     command.same_crash = args
         .same_crash
@@ -80,5 +101,36 @@ pub(crate) fn test_command(
         Some(mb) => Some(mb.saturating_mul(1 << 20)),
         None => None,
     };
+    Ok(command)
+}
+
+/// `--timeout`: a positive number of seconds that a duration can hold.
+pub(crate) fn timeout(seconds: f64) -> Result<Duration, Failure> {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(Failure::usage(anyhow!(
+            "--timeout must be a positive number of seconds"
+        )));
+    }
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| Failure::usage(anyhow!("--timeout {seconds} is too long")))
+}
+
+/// The command of `hdd bisect` or `hdd entropy` (`words`: the program and its
+/// arguments, after `--`), run in the current folder; its input file is `file_name`.
+pub(crate) fn command_here(
+    words: &[OsString],
+    file_name: &str,
+    timeout: Duration,
+) -> Result<TestCommand, Failure> {
+    let (program, rest) = words
+        .split_first()
+        .ok_or_else(|| Failure::usage(anyhow!("no command given after --")))?;
+    let program = TestCommand::find_program(Path::new(program));
+    let mut command =
+        TestCommand::new(&program, file_name.into(), timeout).map_err(Failure::usage)?;
+    command.args = rest.to_vec();
+    command.current_dir = Some(
+        std::env::current_dir().map_err(|e| Failure::failed(anyhow!("the current folder: {e}")))?,
+    );
     Ok(command)
 }

@@ -75,8 +75,15 @@ pub(crate) fn print_summary(
     if r.input_errors > 0 {
         eprintln_safe!("  the input had {} syntax error nodes", r.input_errors);
     }
+    let w = s
+        .passes
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     eprintln_safe!(
-        "  {:<10} {:>7} {:>9} {:>12} {:>9} {:>13}",
+        "  {:<w$} {:>7} {:>9} {:>12} {:>9} {:>13}",
         "pass",
         "tests",
         "accepted",
@@ -86,7 +93,7 @@ pub(crate) fn print_summary(
     );
     for p in &s.passes {
         eprintln_safe!(
-            "  {:<10} {:>7} {:>9} {:>12} {:>8.1}s {:>13}",
+            "  {:<w$} {:>7} {:>9} {:>12} {:>8.1}s {:>13}",
             p.name,
             p.tests,
             p.accepted,

@@ -6,7 +6,7 @@ use crate::document::Leniency;
 use crate::error::Error;
 use crate::event::Event;
 use crate::pass::Pass;
-use crate::passes::{Outline, default_passes, lenient_passes};
+use crate::passes::{Outline, bytes_passes, default_passes, lenient_passes};
 use crate::session::Session;
 
 /// What the probe before the lenient tail appends: a syntax error in every grammar hdd
@@ -35,7 +35,11 @@ impl Session<'_> {
     pub fn reduce(&mut self) -> Result<(), Error> {
         self.announce_start()?;
         self.outline_phase()?;
-        let mut passes = default_passes(self.table().is_some());
+        let mut passes = if self.bytes_mode() {
+            bytes_passes()
+        } else {
+            default_passes(self.table().is_some())
+        };
         let mut result = self.fixpoint(&mut passes);
         if result.is_ok() && self.lenient_tail() && self.table().is_some() {
             result = self.lenient_phase();

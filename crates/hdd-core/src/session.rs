@@ -79,6 +79,8 @@ pub struct Session<'a> {
     lenient: Leniency,
     /// What a reduction confined to a range keeps ([`Session::set_range`]).
     kept: Kept,
+    /// [`Session::reduce`] runs the passes of choice sequences ([`Session::set_bytes_mode`]).
+    bytes_mode: bool,
 }
 
 impl<'a> Session<'a> {
@@ -139,6 +141,7 @@ impl<'a> Session<'a> {
             lenient_tail: true,
             lenient: Leniency::Strict,
             kept: Kept::default(),
+            bytes_mode: false,
         })
     }
 
@@ -167,6 +170,19 @@ impl<'a> Session<'a> {
     /// runs to its own end in every round). [`Session::run_pass`] alone never stops early.
     pub fn set_patience(&mut self, patience: Option<Patience>) {
         self.patience = patience;
+    }
+
+    /// With `true` (and no grammar), [`Session::reduce`] runs the passes of `--lang
+    /// bytes` ([`bytes_passes`](crate::passes::bytes_passes)): Hypothesis' shrinker passes
+    /// for choice sequences and binary inputs, then ddmin over bytes.
+    pub fn set_bytes_mode(&mut self, bytes: bool) {
+        self.bytes_mode = bytes && self.table.is_none();
+    }
+
+    /// Whether [`Session::reduce`] runs the passes of `--lang bytes`.
+    #[must_use]
+    pub fn bytes_mode(&self) -> bool {
+        self.bytes_mode
     }
 
     /// The current best document.

@@ -26,6 +26,13 @@ pub struct TestCommand {
     pub same_crash: Option<regex::bytes::Regex>,
     /// The test's address-space limit, in bytes (`RLIMIT_AS`).
     pub mem_limit: Option<u64>,
+    /// Where the test runs: its private folder (the one holding the candidate) when
+    /// `None`, else this folder (`hdd bisect` and `hdd entropy` run in the user's).
+    pub current_dir: Option<PathBuf>,
+    /// With `true`, each [`TestCommand::TEXT_PLACEHOLDER`] in the arguments, alone or
+    /// inside one (`-opt-bisect-limit={}`), becomes the candidate's text (`hdd bisect`'s
+    /// value, as UTF-8).
+    pub text_in_args: bool,
 }
 
 impl TestCommand {
@@ -61,6 +68,8 @@ impl TestCommand {
             interesting_exit_code: 0,
             same_crash: None,
             mem_limit: None,
+            current_dir: None,
+            text_in_args: false,
         })
     }
 
@@ -82,6 +91,31 @@ impl TestCommand {
 
     /// What `@@` stands for in the arguments.
     pub const PATH_PLACEHOLDER: &'static str = "@@";
+
+    /// What the candidate's text replaces in the arguments with
+    /// [`TestCommand::text_in_args`].
+    pub const TEXT_PLACEHOLDER: &'static str = "{}";
+
+    /// The arguments of a test of `text`, whose path is `file`.
+    pub(crate) fn args_for(&self, file: &Path, text: &[u8]) -> Vec<OsString> {
+        let value = self
+            .text_in_args
+            .then(|| String::from_utf8_lossy(text).into_owned());
+        self.args
+            .iter()
+            .map(|arg| {
+                if arg == Self::PATH_PLACEHOLDER {
+                    return file.as_os_str().to_owned();
+                }
+                match (&value, arg.to_str()) {
+                    (Some(value), Some(s)) if s.contains(Self::TEXT_PLACEHOLDER) => {
+                        s.replace(Self::TEXT_PLACEHOLDER, value).into()
+                    }
+                    _ => arg.clone(),
+                }
+            })
+            .collect()
+    }
 
     /// The interesting exit code and, if any, the stderr pattern, for messages:
     /// `exit code 0`, `exit code 134 and stderr matching "heap-use-after-free"`.
@@ -192,5 +226,19 @@ mod tests {
         assert!(err.to_string().contains("/nonexistent/sh"), "{err}");
         assert!(new("env.sh", "#!/usr/bin/env sh\nexit 0\n").is_ok());
         assert!(new("plain.sh", "exit 0\n").is_ok(), "left to the kernel");
+    }
+
+    #[test]
+    fn the_text_replaces_braces_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let test = script(dir.path(), "t.sh", "exit 0\n");
+        let mut command = TestCommand::new(&test, "a".into(), Duration::from_secs(1)).unwrap();
+        command.args = ["@@", "{}", "-limit={}", "x"].map(OsString::from).to_vec();
+        let file = Path::new("/tmp/f");
+        let plain = command.args_for(file, b"42");
+        assert_eq!(plain, ["/tmp/f", "{}", "-limit={}", "x"]);
+        command.text_in_args = true;
+        let with = command.args_for(file, b"42");
+        assert_eq!(with, ["/tmp/f", "42", "-limit=42", "x"]);
     }
 }

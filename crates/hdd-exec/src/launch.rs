@@ -15,26 +15,21 @@ use crate::command::{Status, TestCommand};
 use crate::groups::kill_group;
 use crate::watchdog;
 
-/// The test's command: `file` is the candidate (its path replaces `@@` in the arguments,
-/// it is `HDD_FILE`, and `stdin` is open on it), `work` the current folder; the process
+/// The test's command: `file` is the candidate, `text` (its path replaces `@@` in the
+/// arguments, its text `{}` when the command asks for it, it is `HDD_FILE`, and `stdin`
+/// is open on it), `work` the current folder unless the command names one; the process
 /// leads a new process group.
 pub(crate) fn command(
     test: &TestCommand,
-    file: &Path,
+    (file, text): (&Path, &[u8]),
     work: &Path,
     stdin: File,
     stderr: File,
 ) -> Command {
     let mut command = Command::new(&test.program);
     command
-        .args(test.args.iter().map(|arg| {
-            if arg == TestCommand::PATH_PLACEHOLDER {
-                file.as_os_str().to_owned()
-            } else {
-                arg.clone()
-            }
-        }))
-        .current_dir(work)
+        .args(test.args_for(file, text))
+        .current_dir(test.current_dir.as_deref().unwrap_or(work))
         .env("HDD_FILE", file)
         .env(watchdog::MARK_NAME, watchdog::mark())
         .stdin(stdin)
@@ -170,7 +165,7 @@ mod tests {
         let pid = std::thread::spawn(move || {
             let stdin = File::open(&file).unwrap();
             let stderr = File::create(file.with_extension("err")).unwrap();
-            let mut command = command(&test, &file, file.parent().unwrap(), stdin, stderr);
+            let mut command = command(&test, (&file, b"x"), file.parent().unwrap(), stdin, stderr);
             let (child, _listed) = spawn_leader(&mut command).unwrap();
             i32::try_from(child.id()).unwrap()
             // The thread ends without waiting for its child.

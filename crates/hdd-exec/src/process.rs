@@ -231,7 +231,7 @@ impl Shared {
         let stderr_path = dir.join("stderr");
         let stderr = File::create(&stderr_path).map_err(io("creating", &stderr_path))?;
         let stdin = File::open(&file).map_err(io("reading", &file))?;
-        let mut command = launch::command(&self.command, &file, &work, stdin, stderr);
+        let mut command = launch::command(&self.command, (&file, text), &work, stdin, stderr);
         let spawned = {
             // Spawned under the lock: a cancel either comes first (no spawn) or finds
             // the group registered.

@@ -168,6 +168,15 @@ fn test_key(test: &TestCommand, confirmations: u32, program: &[u8]) -> u128 {
             .to_le_bytes(),
     );
     field(&confirmations.to_le_bytes());
+    // Only when set, so that the keys of tests run in their private folders stay those
+    // earlier versions wrote.
+    if let Some(dir) = &test.current_dir {
+        field(b"current dir");
+        field(dir.as_os_str().as_encoded_bytes());
+    }
+    if test.text_in_args {
+        field(b"text in args");
+    }
     h.digest128()
 }
 

@@ -12,6 +12,11 @@
 //! assert!(reduction.text.len() < input.len());
 //! assert!(reduction.text.windows(6).any(|w| w == b"1 && 5"));
 //! ```
+//!
+//! A choice sequence (the bytes a generator drew from) shrinks with
+//! [`Reducer::bytes`]; [`search`] holds the cousins of reduction, bisection and the
+//! smallest failing entropy budget, with the stream `hdd entropy` feeds a system under
+//! test.
 #![deny(missing_docs)]
 
 use std::ops::Range;
@@ -21,6 +26,7 @@ pub use hdd_core::{
     Schedule, Session, Stats,
 };
 pub use hdd_grammar::Lang;
+pub use hdd_search as search;
 
 /// Size of a text in the units the summary reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -72,6 +78,7 @@ pub struct Reducer {
     schedule: Schedule,
     valid_only: bool,
     range: Option<Range<usize>>,
+    bytes: bool,
 }
 
 impl Reducer {
@@ -85,6 +92,7 @@ impl Reducer {
             schedule: Schedule::Weighted,
             valid_only: false,
             range: None,
+            bytes: false,
         }
     }
 
@@ -120,6 +128,16 @@ impl Reducer {
     #[must_use]
     pub fn range(mut self, range: Range<usize>) -> Reducer {
         self.range = Some(range);
+        self
+    }
+
+    /// With `true` (and no language), the passes of choice sequences and binary inputs
+    /// ([`Session::set_bytes_mode`], `--lang bytes`): blocks deleted and zeroed, integers
+    /// lowered, values moved between bytes, blocks sorted, then ddmin over bytes; each
+    /// step is smaller in shortlex order, so results are canonical.
+    #[must_use]
+    pub fn bytes(mut self, bytes: bool) -> Reducer {
+        self.bytes = bytes;
         self
     }
 
@@ -182,6 +200,7 @@ impl Reducer {
         session.set_deterministic(self.deterministic);
         session.set_schedule(self.schedule);
         session.set_lenient_tail(!self.valid_only);
+        session.set_bytes_mode(self.bytes);
         if let Some(range) = &self.range {
             session.set_range(range.clone()).map_err(|error| {
                 Box::new(Stopped {

@@ -1,6 +1,7 @@
 //! Passes: each proposes candidates (edit sets) and learns which one was interesting.
 
 mod bytes;
+mod choices;
 mod defs;
 mod deps;
 mod groups;
@@ -25,6 +26,7 @@ mod window;
 use crate::pass::Pass;
 
 pub use self::bytes::Bytes;
+pub use self::choices::{DeleteBlocks, LowerIntegers, Redistribute, Reorder, ZeroBlocks};
 pub use self::defs::Defs;
 pub use self::groups::Groups;
 pub use self::hdd::{Hdd, HddCoarse};
@@ -75,6 +77,23 @@ pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     }
     passes.push(Box::new(Whitespace));
     passes
+}
+
+/// The passes of `--lang bytes` ([`Session::set_bytes_mode`](crate::session::Session::set_bytes_mode)),
+/// in the order a round runs them: lines (cheap on a big text), then the choice-sequence
+/// passes of Hypothesis' shrinker (blocks deleted, zeroed, integers lowered, values
+/// moved, blocks sorted), then ddmin over bytes, so the result is 1-minimal.
+#[must_use]
+pub fn bytes_passes() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(Lines),
+        Box::new(DeleteBlocks),
+        Box::new(ZeroBlocks),
+        Box::new(LowerIntegers),
+        Box::new(Redistribute),
+        Box::new(Reorder),
+        Box::new(Bytes),
+    ]
 }
 
 /// The passes of the lenient tail of [`Session::reduce`](crate::session::Session::reduce):
