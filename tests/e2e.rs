@@ -12,5 +12,6 @@ mod invariants;
 mod parallel;
 mod processes;
 mod safety;
+mod slurm;
 mod stops;
 mod trust;

@@ -155,6 +155,18 @@ pub(crate) struct ReduceArgs {
     /// probably too weak).
     #[arg(long)]
     pub(crate) allow_empty: bool,
+    /// Run every test through TEMPLATE, a shell command (`/bin/sh -c`) whose exit status
+    /// is the test's: `{cmd}` stands for the test with its arguments, `{dir}` for its
+    /// folder, `{file}` the candidate, `{name}` its file name, `{id}` a number unique in
+    /// the run, each shell-quoted. A timeout or a stop sends SIGTERM to the template's
+    /// process group, SIGKILL 5 s later. On a Slurm allocation:
+    /// `--exec 'srun -Q --exact -n1 -c1 --chdir={dir} {cmd}'` (see the README).
+    #[arg(long, value_name = "TEMPLATE")]
+    pub(crate) exec: Option<String>,
+    /// Make the tests' folders under DIR instead of the system temporary folder: with
+    /// --exec, a file system every machine sees.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) work_root: Option<PathBuf>,
     /// Re-run the test K more times on every interesting candidate and trust it only if
     /// every run agrees (for flaky tests).
     #[arg(long, value_name = "K", default_value_t = 0)]

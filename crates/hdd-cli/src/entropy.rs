@@ -229,6 +229,8 @@ fn shrink(
         quiet: args.quiet,
         verbose: 0,
         current_dir: command.current_dir.clone(),
+        exec: None,
+        work_root: None,
     };
     crate::reduce::run(&reduce)
 }

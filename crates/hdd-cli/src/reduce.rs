@@ -20,7 +20,7 @@ use crate::exit::{CHANGED, EMPTY, FLAKY, Failure, INTERRUPTED};
 use crate::files::Output;
 use crate::range::confined_range;
 use crate::report::Reporter;
-use crate::setup::{BYTES, TEXT, bytes_mode, choose_lang, jobs, test_command, timeout};
+use crate::setup::{BYTES, TEXT, bytes_mode, choose_lang, jobs, test_command, timeout, work_root};
 use crate::summary::print_summary;
 
 pub(crate) fn run(args: &ReduceArgs) -> Result<(), Failure> {
@@ -72,7 +72,10 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     let range = confined_range(args.range, args.byte_range, &args.file, &input)?;
     let jobs = jobs(args)?;
     let (mut output, notes) = Output::plan(args, &command.program, &input)?;
-    let mut executor = LocalExecutor::new(command.clone(), jobs).map_err(Failure::failed)?;
+    let root = work_root(args)?;
+    let stop = std::sync::Arc::default();
+    let mut executor =
+        LocalExecutor::with_root(command.clone(), jobs, stop, &root).map_err(Failure::failed)?;
     executor.set_confirmations(args.confirm);
     reporter.about(json!({
         "file": args.file,

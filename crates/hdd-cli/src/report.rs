@@ -186,6 +186,7 @@ impl Reporter {
             "rounds": s.rounds,
             "jobs": jobs,
             "seconds": self.seconds(),
+            "cpu_seconds": hdd_exec::own_cpu_time().map(|t| t.as_secs_f64()),
             "passes": passes,
         }));
     }

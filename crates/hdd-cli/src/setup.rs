@@ -89,6 +89,11 @@ pub(crate) fn test_command(
     let mut command = TestCommand::new(&program, file_name, timeout).map_err(Failure::usage)?;
     command.args = rest.to_vec();
     command.current_dir.clone_from(&args.current_dir);
+    if let Some(template) = &args.exec {
+        TestCommand::check_template(template)
+            .map_err(|e| Failure::usage(anyhow!("--exec: {e}")))?;
+        command.exec = Some(template.clone());
+    }
     command.interesting_exit_code = args.interesting_exit_code;
     command.same_crash = args
         .same_crash
@@ -133,4 +138,19 @@ pub(crate) fn command_here(
         std::env::current_dir().map_err(|e| Failure::failed(anyhow!("the current folder: {e}")))?,
     );
     Ok(command)
+}
+
+/// `--work-root`, or the system temporary folder: where the tests' folders are made.
+pub(crate) fn work_root(args: &ReduceArgs) -> Result<PathBuf, Failure> {
+    let Some(dir) = &args.work_root else {
+        return Ok(std::env::temp_dir());
+    };
+    if !dir.is_dir() {
+        return Err(Failure::usage(anyhow!(
+            "--work-root {}: not a folder",
+            dir.display()
+        )));
+    }
+    std::fs::canonicalize(dir)
+        .map_err(|e| Failure::usage(anyhow!("--work-root {}: {e}", dir.display())))
 }

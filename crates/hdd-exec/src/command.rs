@@ -33,6 +33,12 @@ pub struct TestCommand {
     /// inside one (`-opt-bisect-limit={}`), becomes the candidate's text (`hdd bisect`'s
     /// value, as UTF-8).
     pub text_in_args: bool,
+    /// With a template (`--exec`), every test runs through it: `/bin/sh -c` runs the
+    /// template with `{cmd}` (the test and its arguments), `{dir}` (its folder),
+    /// `{file}`, `{name}` and `{id}` replaced, shell-quoted, and its exit status is the
+    /// test's. A timeout or a cancel then sends SIGTERM to the template's process group
+    /// first (so `srun` can cancel its remote step), SIGKILL after a grace period.
+    pub exec: Option<String>,
 }
 
 impl TestCommand {
@@ -70,6 +76,7 @@ impl TestCommand {
             mem_limit: None,
             current_dir: None,
             text_in_args: false,
+            exec: None,
         })
     }
 
@@ -95,6 +102,21 @@ impl TestCommand {
     /// What the candidate's text replaces in the arguments with
     /// [`TestCommand::text_in_args`].
     pub const TEXT_PLACEHOLDER: &'static str = "{}";
+
+    /// Checks an `--exec` template: it must run the test (`{cmd}`).
+    ///
+    /// # Errors
+    /// A message saying what is wrong.
+    pub fn check_template(template: &str) -> Result<(), String> {
+        if !template.contains("{cmd}") {
+            return Err(format!(
+                "the template has no {{cmd}}, so it would never run the test (its \
+                 placeholders: {})",
+                crate::template::PLACEHOLDERS.join(" ")
+            ));
+        }
+        Ok(())
+    }
 
     /// The arguments of a test of `text`, whose path is `file`.
     pub(crate) fn args_for(&self, file: &Path, text: &[u8]) -> Vec<OsString> {

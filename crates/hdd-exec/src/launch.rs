@@ -8,28 +8,56 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use std::os::fd::OwnedFd;
+
+use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::process::{Resource, Rlimit, Signal};
+use rustix::process::{Pid, PidfdFlags, Resource, Rlimit, Signal};
 
 use crate::command::{Status, TestCommand};
 use crate::groups::kill_group;
-use crate::watchdog;
+use crate::{template, watchdog};
 
 /// The test's command: `file` is the candidate, `text` (its path replaces `@@` in the
 /// arguments, its text `{}` when the command asks for it, it is `HDD_FILE`, and `stdin`
-/// is open on it), `work` the current folder unless the command names one; the process
-/// leads a new process group.
+/// is open on it), `work` the current folder unless the command names one, `id` the
+/// test's number in the run; the process leads a new process group. With a template
+/// (`--exec`), the process is `/bin/sh -c` on the template.
 pub(crate) fn command(
     test: &TestCommand,
     (file, text): (&Path, &[u8]),
     work: &Path,
+    id: u64,
     stdin: File,
     stderr: File,
 ) -> Command {
-    let mut command = Command::new(&test.program);
+    let dir = test.current_dir.as_deref().unwrap_or(work);
+    let args = test.args_for(file, text);
+    let mut command = match &test.exec {
+        None => {
+            let mut command = Command::new(&test.program);
+            command.args(args);
+            command
+        }
+        Some(template) => {
+            let mut words = vec![test.program.clone().into_os_string()];
+            words.extend(args);
+            let shell = template::expand(
+                template,
+                &template::Test {
+                    words: &words,
+                    dir,
+                    file,
+                    id,
+                },
+            );
+            let mut command = Command::new("/bin/sh");
+            command.arg("-c").arg(shell);
+            command
+        }
+    };
     command
-        .args(test.args_for(file, text))
-        .current_dir(test.current_dir.as_deref().unwrap_or(work))
+        .current_dir(dir)
         .env("HDD_FILE", file)
         .env(watchdog::MARK_NAME, watchdog::mark())
         .stdin(stdin)
@@ -76,17 +104,38 @@ pub(crate) fn command(
     command
 }
 
+/// How long a test that must end (a timeout, a stop, a cancel) has between SIGTERM and
+/// SIGKILL when it runs through a template (`--exec`): `srun` uses it to cancel its
+/// remote job step.
+pub(crate) const GRACE: Duration = Duration::from_secs(5);
+
+/// How often a waiting test's thread looks at `stop` when nothing happens: it sleeps
+/// in `poll` on the child's pidfd, woken at once by the child's end. (A stop or a cancel
+/// kills a local test's group at once, which wakes it; only a stop during `run_one` or
+/// `run_all` and a cancel of a test run through a template wait for the next look.) At
+/// -j 128 with tests that sleep, hdd's own CPU time while they sleep was 16.8% of a core
+/// with the naps of 0.5 to 5 ms that came before, 4.4% with a look every 50 ms, 1.5%
+/// with this.
+const LOOK: Duration = Duration::from_millis(250);
+
 /// Waits for `child` up to `timeout`, then kills its process group; kills the group as
-/// soon as `stop` says so, and returns `None` then. Always kills what is left of the
-/// group when the test ends, and reaps the child on every path but an error of the wait
-/// itself (after which the group is killed too).
+/// soon as `stop` says so, and returns `None` then. With `graceful` (a template), the
+/// group gets SIGTERM and [`GRACE`] to end before SIGKILL. Always kills what is left of
+/// the group when the test ends, and reaps the child on every path but an error of the
+/// wait itself (after which the group is killed too).
+///
+/// The thread sleeps in `poll` on a pidfd of the child (Linux 5.3 and later; before,
+/// it naps 0.5 to 5 ms between looks), so a thousand tests in flight cost no CPU while
+/// they run elsewhere.
 pub(crate) fn wait(
     mut child: Child,
     timeout: Duration,
     stop: &dyn Fn() -> bool,
+    graceful: bool,
 ) -> std::io::Result<Option<Status>> {
     let started = Instant::now();
     let group = i32::try_from(child.id()).expect("a pid fits in i32");
+    let pidfd = rustix::process::pidfd_open(Pid::from_child(&child), PidfdFlags::empty()).ok();
     let mut nap = Duration::from_micros(500);
     let ended = loop {
         match child.try_wait() {
@@ -96,14 +145,52 @@ pub(crate) fn wait(
         }
         let timed_out = started.elapsed() >= timeout;
         if timed_out || stop() {
+            if graceful {
+                terminate(group, &mut child, pidfd.as_ref());
+            }
             kill_group(group);
             break child.wait().map(|_| timed_out.then_some(Status::TimedOut));
         }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(5));
+        let left = timeout.saturating_sub(started.elapsed());
+        match &pidfd {
+            Some(fd) => sleep_on(fd, left.min(LOOK)),
+            None => {
+                std::thread::sleep(nap.min(left));
+                nap = (nap * 2).min(Duration::from_millis(5));
+            }
+        }
     };
     kill_group(group);
     ended
+}
+
+/// Sends SIGTERM to the group and waits up to [`GRACE`] for its leader to end.
+fn terminate(group: i32, child: &mut Child, pidfd: Option<&OwnedFd>) {
+    if let Some(pid) = Pid::from_raw(group) {
+        let _ = rustix::process::kill_process_group(pid, Signal::TERM);
+    }
+    let deadline = Instant::now() + GRACE;
+    while matches!(child.try_wait(), Ok(None)) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        match pidfd {
+            Some(fd) => sleep_on(fd, left.min(LOOK)),
+            None => std::thread::sleep(left.min(Duration::from_millis(5))),
+        }
+    }
+}
+
+/// Sleeps until the process of `pidfd` ends, or `most` has passed.
+fn sleep_on(pidfd: &OwnedFd, most: Duration) {
+    let timeout = Timespec {
+        tv_sec: i64::try_from(most.as_secs()).unwrap_or(i64::MAX),
+        tv_nsec: i64::from(most.subsec_nanos()),
+    };
+    let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
+    // An interruption (EINTR) or an error only means looking again sooner.
+    let _ = rustix::event::poll(&mut fds, Some(&timeout));
 }
 
 fn status_of(status: ExitStatus) -> Status {
@@ -137,9 +224,12 @@ mod tests {
                 stop.store(true, Ordering::SeqCst);
             });
             let (child, _listed) = leader("sleep", &["30"]);
-            let ended = wait(child, Duration::from_secs(30), &|| {
-                stop.load(Ordering::SeqCst)
-            });
+            let ended = wait(
+                child,
+                Duration::from_secs(30),
+                &|| stop.load(Ordering::SeqCst),
+                false,
+            );
             assert_eq!(ended.unwrap(), None);
         });
         assert!(
@@ -165,7 +255,14 @@ mod tests {
         let pid = std::thread::spawn(move || {
             let stdin = File::open(&file).unwrap();
             let stderr = File::create(file.with_extension("err")).unwrap();
-            let mut command = command(&test, (&file, b"x"), file.parent().unwrap(), stdin, stderr);
+            let mut command = command(
+                &test,
+                (&file, b"x"),
+                file.parent().unwrap(),
+                0,
+                stdin,
+                stderr,
+            );
             let (child, _listed) = spawn_leader(&mut command).unwrap();
             i32::try_from(child.id()).unwrap()
             // The thread ends without waiting for its child.
@@ -185,10 +282,10 @@ mod tests {
     #[test]
     fn a_timeout_is_told_from_an_ending() {
         let (child, _listed) = leader("sleep", &["30"]);
-        let ended = wait(child, Duration::from_millis(50), &|| false);
+        let ended = wait(child, Duration::from_millis(50), &|| false, false);
         assert_eq!(ended.unwrap(), Some(Status::TimedOut));
         let (child, _listed) = leader("sh", &["-c", "exit 3"]);
-        let ended = wait(child, Duration::from_secs(30), &|| false);
+        let ended = wait(child, Duration::from_secs(30), &|| false, false);
         assert_eq!(ended.unwrap(), Some(Status::Exited(3)));
     }
 }

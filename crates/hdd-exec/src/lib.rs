@@ -35,11 +35,19 @@ mod process;
 mod procfs;
 mod signals;
 mod stamps;
+mod template;
 mod verdicts;
 mod watchdog;
 
 pub use crate::command::{Status, TestCommand};
 pub use crate::error::Error;
 pub use crate::process::{LocalExecutor, Outcome};
+
+/// The CPU time hdd itself has used so far (every thread, not the tests), from
+/// `/proc/self/stat`; `None` where that cannot be read.
+#[must_use]
+pub fn own_cpu_time() -> Option<std::time::Duration> {
+    procfs::own_cpu_time()
+}
 pub use crate::signals::{interrupted, stop_on_signals};
 pub use crate::verdicts::{DEFAULT_MAX_BYTES, VerdictStore};

@@ -198,6 +198,7 @@ mod tests {
             ppid: ME.pid,
             pgrp,
             start,
+            cpu: 0,
         }
     }
 

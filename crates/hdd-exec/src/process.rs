@@ -60,6 +60,9 @@ pub struct LocalExecutor {
     store: Option<Arc<VerdictStore>>,
     /// The verdicts of earlier runs, until the engine asks for them.
     earlier: Vec<(TextKey, bool)>,
+    /// The threads of tests cancelled while they ran through a template, still ending
+    /// them gracefully: joined when they are done, or when the executor is dropped.
+    dying: Vec<JoinHandle<()>>,
 }
 
 /// What the executor and its test threads share.
@@ -75,11 +78,14 @@ struct Shared {
     stop: Arc<AtomicBool>,
 }
 
-/// The process groups of running tests, and the tests cancelled before they started.
+/// The process groups of running tests, the tests cancelled before they started, and
+/// those cancelled while they run through a template (their threads end them with
+/// SIGTERM first, then SIGKILL).
 #[derive(Debug, Default)]
 struct Groups {
     running: HashMap<Ticket, i32>,
     cancelled: HashSet<Ticket>,
+    terminating: HashSet<Ticket>,
 }
 
 impl LocalExecutor {
@@ -103,16 +109,32 @@ impl LocalExecutor {
         jobs: usize,
         stop: Arc<AtomicBool>,
     ) -> Result<LocalExecutor, Error> {
+        Self::with_root(command, jobs, stop, &std::env::temp_dir())
+    }
+
+    /// As [`LocalExecutor::with_stop_flag`], with the tests' folders under `work_root`
+    /// instead of the system temporary folder (`--work-root`: a file system every node
+    /// of a cluster sees, for `--exec`). Folders there left by dead runs are removed
+    /// first, as in the temporary folder.
+    ///
+    /// # Errors
+    /// When the folder cannot be made under `work_root`.
+    pub fn with_root(
+        command: TestCommand,
+        jobs: usize,
+        stop: Arc<AtomicBool>,
+        work_root: &Path,
+    ) -> Result<LocalExecutor, Error> {
         orphans::adopt();
         watchdog::start();
-        stamps::remove_dead(&std::env::temp_dir());
+        stamps::remove_dead(work_root);
         let prefix = Stamp::mine().map_or_else(|| "hdd-".to_owned(), Stamp::prefix);
         let root = tempfile::Builder::new()
             .prefix(&prefix)
-            .tempdir()
+            .tempdir_in(work_root)
             .map_err(|source| Error::Io {
                 what: "creating a temporary folder in",
-                path: std::env::temp_dir(),
+                path: work_root.to_owned(),
                 source,
             })?;
         let (done_tx, done_rx) = mpsc::channel();
@@ -131,6 +153,7 @@ impl LocalExecutor {
             done_rx,
             store: None,
             earlier: Vec::new(),
+            dying: Vec::new(),
         })
     }
 
@@ -231,7 +254,7 @@ impl Shared {
         let stderr_path = dir.join("stderr");
         let stderr = File::create(&stderr_path).map_err(io("creating", &stderr_path))?;
         let stdin = File::open(&file).map_err(io("reading", &file))?;
-        let mut command = launch::command(&self.command, (&file, text), &work, stdin, stderr);
+        let mut command = launch::command(&self.command, (&file, text), &work, n, stdin, stderr);
         let spawned = {
             // Spawned under the lock: a cancel either comes first (no spawn) or finds
             // the group registered.
@@ -264,13 +287,20 @@ impl Shared {
                 });
             }
         };
-        let ended = launch::wait(child, self.command.timeout, &|| self.stopped());
+        // A test cancelled while it runs through a template ends here, gracefully.
+        let ended = launch::wait(
+            child,
+            self.command.timeout,
+            &|| self.stopped() || ticket.is_some_and(|t| self.groups().terminating.contains(&t)),
+            self.command.exec.is_some(),
+        );
         bury_group(live.id(), PATIENCE);
         drop(live);
         if let Some(t) = ticket {
             let mut groups = self.groups();
             groups.running.remove(&t);
             groups.cancelled.remove(&t);
+            groups.terminating.remove(&t);
             orphans::sweep_soon();
         }
         let status = match ended {
@@ -386,6 +416,7 @@ impl Executor for LocalExecutor {
     }
 
     fn wait(&mut self) -> Result<Option<(Ticket, bool)>, BoxError> {
+        self.dying.retain(|handle| !handle.is_finished());
         loop {
             if self.running.is_empty() {
                 return Ok(None);
@@ -415,6 +446,7 @@ impl Executor for LocalExecutor {
     }
 
     fn cancel(&mut self, tickets: &[Ticket]) {
+        let graceful = self.shared.command.exec.is_some();
         let mut handles = Vec::new();
         {
             let mut groups = self.shared.groups();
@@ -423,6 +455,13 @@ impl Executor for LocalExecutor {
                     continue;
                 };
                 match groups.running.get(t) {
+                    // Its thread sends SIGTERM, then SIGKILL after a grace period: the
+                    // coordinator does not wait for that.
+                    Some(_) if graceful => {
+                        groups.terminating.insert(*t);
+                        self.dying.push(handle);
+                        continue;
+                    }
                     Some(&group) => kill_group(group),
                     None => {
                         groups.cancelled.insert(*t);
@@ -441,6 +480,9 @@ impl Executor for LocalExecutor {
 impl Drop for LocalExecutor {
     fn drop(&mut self) {
         self.cancel_all();
+        for handle in self.dying.drain(..) {
+            let _ = handle.join();
+        }
         orphans::sweep(PATIENCE, false);
     }
 }
@@ -460,232 +502,4 @@ fn tail(path: &Path, lines: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::os::unix::fs::PermissionsExt as _;
-    use std::time::Instant;
-
-    use super::*;
-
-    fn script(dir: &Path, body: &str) -> PathBuf {
-        let path = dir.join("test.sh");
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-        path
-    }
-
-    fn executor(dir: &Path, body: &str, timeout: Duration) -> LocalExecutor {
-        let test = script(dir, body);
-        LocalExecutor::new(TestCommand::new(&test, "in.c".into(), timeout).unwrap(), 2).unwrap()
-    }
-
-    #[test]
-    fn test_sees_the_candidate_under_its_name_in_its_own_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut exec = executor(
-            dir.path(),
-            r#"[ "$HDD_FILE" = "$PWD/in.c" ] && grep -q keep in.c"#,
-            Duration::from_secs(10),
-        );
-        exec.start(1, b"keep").unwrap();
-        exec.start(2, b"drop").unwrap();
-        let mut verdicts = vec![exec.wait().unwrap().unwrap(), exec.wait().unwrap().unwrap()];
-        verdicts.sort_unstable();
-        assert_eq!(verdicts, vec![(1, true), (2, false)]);
-        assert_eq!(exec.wait().unwrap(), None);
-    }
-
-    /// A test that starts a grandchild which would touch `marker` after a while.
-    /// A test that starts a grandchild and notes its pid in `pids`, then waits.
-    fn lingering(dir: &Path, pids: &Path, timeout: Duration) -> LocalExecutor {
-        executor(
-            dir,
-            &format!("sleep 60 & echo $! >> {}\nsleep 30", pids.display()),
-            timeout,
-        )
-    }
-
-    /// Waits until `pids` lists `n` processes, then returns them.
-    fn started(pids: &Path, n: usize) -> Vec<u32> {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let listed: Vec<u32> = fs::read_to_string(pids)
-                .unwrap_or_default()
-                .lines()
-                .map(|l| l.parse().unwrap())
-                .collect();
-            if listed.len() >= n {
-                return listed;
-            }
-            assert!(Instant::now() < deadline, "the tests did not start");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    /// Checks (allowing a second for the kill to land) that no process of `pids` is
-    /// still running; a zombie waiting to be reaped counts as gone.
-    fn assert_gone(pids: &[u32], what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(1);
-        let running = |pid: &u32| {
-            fs::read_to_string(format!("/proc/{pid}/stat"))
-                .is_ok_and(|stat| stat.contains("(sleep) ") && !stat.contains(") Z "))
-        };
-        while pids.iter().any(running) {
-            assert!(Instant::now() < deadline, "a grandchild of {what} survived");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    #[test]
-    fn cancelled_and_dropped_tests_leave_no_process() {
-        let dir = tempfile::tempdir().unwrap();
-        let cancelled = dir.path().join("cancelled");
-        let dropped = dir.path().join("dropped");
-        let mut exec = lingering(dir.path(), &cancelled, Duration::from_secs(60));
-        exec.start(1, b"x").unwrap();
-        let pids = started(&cancelled, 1);
-        exec.cancel(&[1]);
-        assert_eq!(
-            exec.wait().unwrap(),
-            None,
-            "a cancelled test has no verdict"
-        );
-        assert_gone(&pids, "a cancelled test");
-        let mut exec = lingering(dir.path(), &dropped, Duration::from_secs(60));
-        exec.start(1, b"x").unwrap();
-        exec.start(2, b"y").unwrap();
-        let pids = started(&dropped, 2);
-        let begun = Instant::now();
-        drop(exec);
-        assert!(
-            begun.elapsed() < Duration::from_secs(5),
-            "drop waited for the tests"
-        );
-        assert_gone(&pids, "a test still running when the executor was dropped");
-    }
-
-    #[test]
-    fn timeout_kills_the_test_and_its_grandchildren() {
-        let dir = tempfile::tempdir().unwrap();
-        let pids = dir.path().join("pids");
-        let exec = lingering(dir.path(), &pids, Duration::from_millis(200));
-        let outcome = exec.run_one(b"x", false).unwrap();
-        assert_eq!(outcome.status, Status::TimedOut);
-        assert_gone(&started(&pids, 1), "a test that timed out");
-    }
-
-    #[test]
-    fn kept_folder_and_stderr_tail_are_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let exec = executor(dir.path(), "echo boom >&2; exit 3", Duration::from_secs(10));
-        let outcome = exec.run_one(b"x", true).unwrap();
-        assert_eq!(outcome.status, Status::Exited(3));
-        assert_eq!(outcome.stderr_tail, "boom");
-        let kept = outcome.kept_dir.unwrap();
-        assert_eq!(fs::read(kept.join("in.c")).unwrap(), b"x");
-        fs::remove_dir_all(kept.parent().unwrap()).unwrap();
-    }
-
-    /// A test whose grandchildren leave its process group: one in a session of its own,
-    /// one in a group of its own (`timeout` makes one), one through a double fork; each
-    /// notes its pid. All are killed by the time `run_one` returns, and none of them is
-    /// left a zombie.
-    #[test]
-    fn leftovers_outside_the_group_are_killed_and_reaped() {
-        let dir = tempfile::tempdir().unwrap();
-        let pids = dir.path().join("pids");
-        let exec = executor(
-            dir.path(),
-            &format!(
-                "setsid sleep 60 & echo $! >> {p}\n\
-                 timeout 60 sleep 60 & echo $! >> {p}\n\
-                 ( ( sleep 60 & echo $! >> {p} ) & )\n\
-                 sleep 0.2",
-                p = pids.display()
-            ),
-            Duration::from_secs(10),
-        );
-        let outcome = exec.run_one(b"x", false).unwrap();
-        assert_eq!(outcome.status, Status::Exited(0));
-        let pids = started(&pids, 3);
-        // Tests of other unit tests that started before these leftovers may still run,
-        // and spare them (they might be theirs) until they end: sweep until they are gone.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while let Some(pid) = pids
-            .iter()
-            .find(|pid| Path::new(&format!("/proc/{pid}")).exists())
-        {
-            assert!(
-                Instant::now() < deadline,
-                "{pid} is still there: {:?}",
-                fs::read_to_string(format!("/proc/{pid}/stat"))
-            );
-            orphans::sweep(PATIENCE, false);
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    #[test]
-    fn a_test_that_deletes_its_folder_is_named_when_its_folder_is_wanted() {
-        let dir = tempfile::tempdir().unwrap();
-        let failing = executor(
-            dir.path(),
-            r#"rm -rf "$PWD"; exit 1"#,
-            Duration::from_secs(10),
-        );
-        let err = failing.run_one(b"x", true).unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("the test deleted its own folder"),
-            "{err}"
-        );
-        assert!(format!("{:?}", err).contains("exit code 1"), "{err:?}");
-        let passing = executor(
-            dir.path(),
-            r#"rm -rf "$PWD"; exit 0"#,
-            Duration::from_secs(10),
-        );
-        let outcome = passing.run_one(b"x", true).unwrap();
-        assert!(outcome.interesting);
-        let kept = outcome.kept_dir.unwrap();
-        fs::remove_dir_all(kept.parent().unwrap()).unwrap();
-    }
-
-    #[test]
-    fn its_own_stop_flag_kills_its_tests_at_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut exec = executor(dir.path(), "sleep 30", Duration::from_secs(60));
-        exec.start(1, b"x").unwrap();
-        let stop = exec.stop_flag();
-        assert!(!exec.stop_requested());
-        let started = Instant::now();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(200));
-            stop.store(true, Ordering::SeqCst);
-        });
-        let err = exec.wait().unwrap_err();
-        assert!(err.to_string().contains("interrupted"), "{err}");
-        assert!(exec.stop_requested());
-        assert!(started.elapsed() < Duration::from_secs(10));
-        assert!(matches!(exec.run_one(b"x", false), Err(Error::Interrupted)));
-    }
-
-    #[test]
-    fn bad_tests_are_clear_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let missing =
-            TestCommand::new(&dir.path().join("nope"), "a".into(), Duration::from_secs(1));
-        assert!(matches!(missing, Err(Error::TestMissing { .. })));
-        let plain = dir.path().join("plain.sh");
-        fs::write(&plain, "exit 0\n").unwrap();
-        let err = TestCommand::new(&plain, "a".into(), Duration::from_secs(1)).unwrap_err();
-        assert!(err.to_string().contains("chmod +x"), "{err}");
-        fs::set_permissions(&plain, fs::Permissions::from_mode(0o755)).unwrap();
-        let exec = LocalExecutor::new(
-            TestCommand::new(&plain, "a".into(), Duration::from_secs(1)).unwrap(),
-            1,
-        )
-        .unwrap();
-        let err = exec.run_one(b"", false).unwrap_err();
-        assert!(err.to_string().contains("#!"), "{err}");
-    }
-}
+mod tests;

@@ -16,6 +16,9 @@ pub(crate) struct Stat {
     /// have different start times (a pid is only reused after its process is gone), and a
     /// process starts no earlier than its ancestors.
     pub(crate) start: u64,
+    /// The CPU time it used, in user and system mode (its own threads, not its
+    /// children), in clock ticks.
+    pub(crate) cpu: u64,
 }
 
 impl Stat {
@@ -28,6 +31,16 @@ impl Stat {
 /// The stat of process `pid`, if it exists (and is visible).
 pub(crate) fn stat(pid: i32) -> Option<Stat> {
     parse(&fs::read(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// The CPU time this process has used (every thread of it, not its children).
+pub(crate) fn own_cpu_time() -> Option<std::time::Duration> {
+    let me = i32::try_from(std::process::id()).ok()?;
+    let ticks = stat(me)?.cpu;
+    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    Some(std::time::Duration::from_secs_f64(
+        ticks as f64 / per_second as f64,
+    ))
 }
 
 /// The pid of every process, as `/proc` lists them.
@@ -67,14 +80,17 @@ fn parse(text: &[u8]) -> Option<Stat> {
     let ppid = fields.next()?.parse().ok()?;
     let pgrp = fields.next()?.parse().ok()?;
     // After state, ppid and pgrp: session, tty_nr, tpgid, flags, minflt, cminflt,
-    // majflt, cmajflt, utime, stime, cutime, cstime, priority, nice, num_threads,
-    // itrealvalue, then starttime (field 22 of proc(5)).
-    let start = fields.nth(16)?.parse().ok()?;
+    // majflt, cmajflt, utime, stime (fields 14 and 15 of proc(5)), cutime, cstime,
+    // priority, nice, num_threads, itrealvalue, then starttime (field 22).
+    let utime: u64 = fields.nth(8)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    let start = fields.nth(6)?.parse().ok()?;
     Some(Stat {
         state,
         ppid,
         pgrp,
         start,
+        cpu: utime + stime,
     })
 }
 
@@ -92,7 +108,8 @@ mod tests {
                 state: b'S',
                 ppid: 17,
                 pgrp: 4242,
-                start: 987_654
+                start: 987_654,
+                cpu: 3,
             })
         );
         assert_eq!(parse(b"4242 (cut short) Z 1 2"), None);

@@ -133,6 +133,7 @@ mod tests {
                 ppid: 1,
                 pgrp: 4242,
                 start,
+                cpu: 0,
             })
         };
         assert!(!stamp.owner_is_dead(now(b'S', 100)), "the same process");

@@ -177,6 +177,10 @@ fn test_key(test: &TestCommand, confirmations: u32, program: &[u8]) -> u128 {
     if test.text_in_args {
         field(b"text in args");
     }
+    if let Some(template) = &test.exec {
+        field(b"exec");
+        field(template.as_bytes());
+    }
     h.digest128()
 }
 

@@ -10,8 +10,9 @@
 //! files, one named step at a time.
 //!
 //! `--big` is a mode of its own (`big/`): hdd alone on generated big inputs, for the time
-//! to its first test, its memory and how fast it stops; so is `--overhead`
-//! (`overhead.rs`): hdd's own costs around the tests.
+//! to its first test, its memory and how fast it stops; so are `--overhead`
+//! (`overhead.rs`): hdd's own costs around the tests, and `--slurm` (`slurm.rs`): tests
+//! through `srun` on a one-node cluster.
 //!
 //! Modules: `cases` (discovery, filter, copies), `plan` (tools and runs), `process` (release
 //! build, PATH), `run` (the harness runs and the `.jsonl`), `record` (harness results, reuse),
@@ -26,6 +27,7 @@ mod plan;
 mod process;
 mod record;
 mod run;
+mod slurm;
 mod table;
 
 use std::collections::BTreeSet;
@@ -85,6 +87,12 @@ pub(crate) struct BenchArgs {
     /// that says no, and peak memory on 5 MB of JSON.
     #[arg(long, conflicts_with_all = ["parallel", "tools", "reuse", "bench_dir", "big", "cases"])]
     overhead: bool,
+    /// Tests through `srun` instead, on a one-node Slurm cluster started for the bench (as
+    /// root; packages slurmctld, slurmd, slurm-client, munge): the cost of a test through
+    /// srun against a local one, wall times at -j 1, 8, 32 of a test that sleeps, and
+    /// hdd's own CPU time at -j 128.
+    #[arg(long, conflicts_with_all = ["parallel", "tools", "reuse", "bench_dir", "big", "cases", "overhead"])]
+    slurm: bool,
 }
 
 /// A rendered table and where it goes: the `BENCH.md` section key and its header.
@@ -97,6 +105,9 @@ struct Rendered {
 pub(crate) fn bench(args: &BenchArgs, root: &Path) -> Result<()> {
     if args.overhead {
         return overhead::bench_overhead(root, args.jobs, args.timeout);
+    }
+    if args.slurm {
+        return slurm::bench_slurm(root);
     }
     if args.big {
         let big = big::BigArgs {
