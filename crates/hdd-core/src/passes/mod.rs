@@ -16,6 +16,7 @@ mod outline;
 mod params;
 mod perses;
 mod rename;
+mod returns;
 mod simplify;
 mod text;
 mod tokens;
@@ -40,22 +41,25 @@ pub(crate) use self::outline::Outline;
 pub use self::params::Params;
 pub use self::perses::Perses;
 pub use self::rename::Rename;
+pub use self::returns::Returns;
 pub use self::simplify::Simplify;
 pub use self::tokens::Tokens;
 pub use self::whitespace::Whitespace;
 pub use self::window::Window;
 
 /// The passes of a run, in the order a round runs them: the tree first (HDD's coarse
-/// sweeps, cheap on a big text; definitions by their dependencies; names; full HDD;
+/// sweeps, cheap on a big text; definitions by their dependencies; return types to
+/// `void` while functions still have their returns; names; full HDD;
 /// hoisting; parameters with their arguments), then lines and tokens (fine,
-/// language-agnostic), then inlining and the cleanups: literals and types, and names,
-/// with a grammar, bytes without one, whitespace last.
+/// language-agnostic), then inlining and the cleanups: literals and types, members to
+/// globals, and names, with a grammar, bytes without one, whitespace last.
 #[must_use]
 pub fn default_passes(grammar: bool) -> Vec<Box<dyn Pass>> {
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
     if grammar {
         passes.push(Box::new(HddCoarse));
         passes.push(Box::new(Defs));
+        passes.push(Box::new(Returns));
         passes.push(Box::new(Names));
         passes.push(Box::new(Hdd));
         passes.push(Box::new(Hoist));

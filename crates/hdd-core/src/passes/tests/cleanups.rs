@@ -201,3 +201,16 @@ fn a_type_keyword_is_not_glued_to_the_next_word() {
         "int a() { f(); }\n",
     );
 }
+
+#[test]
+fn returns_makes_a_function_and_its_declarations_return_void() {
+    // `g` returns a pointer: left alone. `h` has no `return EXPR;`: `void` is longer.
+    check_pass(
+        &mut Returns,
+        "int f(int x);\nint f(int x) { if (x) return x + 1; return 0; }\n\
+         int *g(void) { return 0; }\nint h(void) { for (;;) f(1); }\n",
+        &["if (x)", "f(1)"],
+        "void f(int x);\nvoid f(int x) { if (x) return; return; }\n\
+         int *g(void) { return 0; }\nint h(void) { for (;;) f(1); }\n",
+    );
+}
