@@ -187,26 +187,26 @@ fn tests_run_as_slurm_job_steps_and_ctrl_c_leaves_none() {
         &dir.join("test.sh"),
         "grep -q KEEP in.txt || exit 1\n[ \"$(wc -l < in.txt)\" -gt 30 ] && exit 0\nexec sleep 61.25",
     );
+    // hdd runs in a shell inside the allocation, which, once hdd is gone, waits up to
+    // 10 s for the job's steps to end and notes how many are left: the steps must end
+    // because hdd had srun cancel them, not because the allocation ended.
+    let driver = format!(
+        "{hdd} reduce -j 2 --no-cache --exec '{SRUN}' in.txt ./test.sh; echo $? > rc; \
+         for i in $(seq 100); do \
+           n=$(squeue -s -h -j \"$SLURM_JOB_ID\" -o %j | grep -c test.sh); \
+           [ \"$n\" = 0 ] && break; sleep 0.1; \
+         done; echo \"$n\" > steps-left"
+    );
     let salloc = cluster
         .command("salloc")
-        .args([
-            "-Q",
-            "-n2",
-            hdd,
-            "reduce",
-            "-j",
-            "2",
-            "--no-cache",
-            "--exec",
-            SRUN,
-        ])
-        .args(["in.txt", "./test.sh"])
+        .args(["-Q", "-n2", "sh", "-c", &driver])
         .current_dir(&dir)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let hdd_pid = child_named(salloc.id(), "hdd");
+    let shell = child_named(salloc.id(), "sh");
+    let hdd_pid = child_named(shell, "hdd");
     let begun = Instant::now();
     while cluster.steps().len() < 2 || processes_with("sleep 61.25") < 2 {
         assert!(
@@ -222,8 +222,14 @@ fn tests_run_as_slurm_job_steps_and_ctrl_c_leaves_none() {
         .unwrap();
     assert!(kill.success());
     let out = salloc.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let read = |name: &str| fs::read_to_string(dir.join(name)).unwrap_or_default();
+    assert_eq!(read("rc").trim(), "130", "{}", stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    assert_eq!(
+        read("steps-left").trim(),
+        "0",
+        "steps left in the allocation"
+    );
     let begun = Instant::now();
     while !cluster.steps().is_empty() || processes_with("sleep 61.25") > 0 {
         assert!(

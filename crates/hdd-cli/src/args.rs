@@ -19,8 +19,9 @@ Exit codes:
 
 const BISECT_EXIT_CODES: &str = "\
 Exit codes:
-  0  found: the first bad value (and the last good one) are printed
-  1  a probe failed (a signal, an exit code above 127, a timeout, a command that cannot run), or only skipped values were left between a good and a bad one (their range is printed)
+  0  found: the first bad value (and the last good one) are printed;
+     also when skipped values sit between the last good and the first bad one: they are printed, any of them may be the first bad
+  1  a probe failed (a signal, an exit code above 127, a timeout, a command that cannot run)
   2  bad command line (no {} in COMMAND, equal ends, an empty list)
   3  --check-ends: the good end is not good or the bad end not bad
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP): every probe was stopped";
@@ -259,7 +260,7 @@ pub(crate) struct EntropyArgs {
     /// The first size tried, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 1)]
     pub(crate) min_size: usize,
-    /// The biggest size tried, in bytes: no failure up to it is exit 1.
+    /// The biggest size tried, in bytes (at most 1 GiB): no failure up to it is exit 1.
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub(crate) max_size: usize,
     /// Run the SUT once on SIZE bytes of SEED's stream, its output shown; hdd exits as

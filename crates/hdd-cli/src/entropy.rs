@@ -19,18 +19,33 @@ use crate::setup::{command_here, jobs_or_default, timeout};
 /// The name of the stream's file in a run's folder (`@@`, `HDD_FILE`).
 const FILE_NAME: &str = "entropy";
 
+/// The biggest stream hdd makes (`--max-size`, `--replay`): 1 GiB.
+const MAX_SIZE: usize = 1 << 30;
+
 pub(crate) fn run(args: &EntropyArgs) -> Result<u8, Failure> {
     if let Some(replay) = &args.replay {
         let size = usize::try_from(replay[0])
-            .map_err(|_| Failure::usage(anyhow!("--replay: SIZE {} is too big", replay[0])))?;
+            .ok()
+            .filter(|&size| size <= MAX_SIZE)
+            .ok_or_else(|| {
+                Failure::usage(anyhow!(
+                    "--replay: SIZE {} is over {MAX_SIZE} bytes",
+                    replay[0]
+                ))
+            })?;
         return self::replay(args, size, replay[1]);
     }
     let started = Instant::now();
     let command = command(args)?;
     let jobs = jobs_or_default(args.jobs)?;
-    if args.attempts == 0 || args.min_size == 0 || args.max_size < args.min_size {
+    if args.attempts == 0
+        || args.min_size == 0
+        || args.max_size < args.min_size
+        || args.max_size > MAX_SIZE
+    {
         return Err(Failure::usage(anyhow!(
-            "--attempts and --min-size must be at least 1, and --max-size at least --min-size"
+            "--attempts and --min-size must be at least 1, and --max-size at least \
+             --min-size and at most {MAX_SIZE} bytes"
         )));
     }
     if let Some(path) = &args.output
@@ -127,7 +142,7 @@ pub(crate) fn run(args: &EntropyArgs) -> Result<u8, Failure> {
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("entropy-{size}-{seed}.bin")));
+        .unwrap_or_else(|| fresh_name(size, seed));
     if args.output.is_some() || args.shrink {
         write_new(&output, &stream(size, seed))?;
         if !args.quiet && !args.json {
@@ -238,6 +253,19 @@ fn shrink(
 /// The SUT, run in the current folder.
 fn command(args: &EntropyArgs) -> Result<TestCommand, Failure> {
     command_here(&args.command, FILE_NAME, timeout(args.timeout)?)
+}
+
+/// `entropy-SIZE-SEED.bin`, or `entropy-SIZE-SEED-N.bin` with the first N that names no
+/// file.
+fn fresh_name(size: usize, seed: u64) -> PathBuf {
+    let plain = PathBuf::from(format!("entropy-{size}-{seed}.bin"));
+    if !plain.exists() && !plain.with_extension("bin.orig").exists() {
+        return plain;
+    }
+    (1..)
+        .map(|n| PathBuf::from(format!("entropy-{size}-{seed}-{n}.bin")))
+        .find(|p| !p.exists() && !p.with_extension("bin.orig").exists())
+        .expect("some number names no file")
 }
 
 /// Writes `bytes` to `path`, which must not exist.

@@ -92,6 +92,12 @@ pub(crate) fn test_command(
     if let Some(template) = &args.exec {
         TestCommand::check_template(template)
             .map_err(|e| Failure::usage(anyhow!("--exec: {e}")))?;
+        if args.mem_limit.is_some() {
+            return Err(Failure::usage(anyhow!(
+                "--mem-limit limits processes on this machine, and with --exec the test \
+                 runs elsewhere: put the limit in the template (`srun --mem=2G …`)"
+            )));
+        }
         command.exec = Some(template.clone());
     }
     command.interesting_exit_code = args.interesting_exit_code;

@@ -24,7 +24,9 @@ impl Session<'_> {
     /// Then, on a grammar language, the lenient tail ([`Session::set_lenient_tail`]): the
     /// tokens pass to a fixpoint again, on candidates that need not parse if the test still
     /// passes with a syntax error appended (one test), else on candidates that may lack
-    /// tokens tree-sitter would insert (MISSING nodes).
+    /// tokens tree-sitter would insert (MISSING nodes). When it accepted something, every
+    /// pass runs again, with candidates that may have the best's errors but no more, and
+    /// the tail again after them, until neither accepts anything.
     ///
     /// A grammar text too big for one syntax tree ([`Session::outlined`]) first goes
     /// through the outline phase: a round of its own of the pass `outline`, ddmin over
@@ -41,8 +43,23 @@ impl Session<'_> {
             default_passes(self.table().is_some())
         };
         let mut result = self.fixpoint(&mut passes);
-        if result.is_ok() && self.lenient_tail() && self.table().is_some() {
-            result = self.lenient_phase();
+        if self.lenient_tail() && self.table().is_some() {
+            // The lenient tail, then every pass again on what it left, checked against
+            // the best's own errors (what a second run of hdd on the result would do),
+            // until neither accepts anything: a second run then finds nothing to test.
+            while result.is_ok() {
+                let before = self.stats().accepted;
+                result = self.lenient_phase();
+                self.begin_lenient(Leniency::Strict);
+                if result.is_err() || self.stats().accepted == before {
+                    break;
+                }
+                let before = self.stats().accepted;
+                result = self.fixpoint(&mut passes);
+                if self.stats().accepted == before {
+                    break;
+                }
+            }
         }
         self.end_rounds();
         result

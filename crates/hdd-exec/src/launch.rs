@@ -12,7 +12,7 @@ use std::os::fd::OwnedFd;
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::process::{Pid, PidfdFlags, Resource, Rlimit, Signal};
+use rustix::process::{Pid, PidfdFlags, Resource, Rlimit, Signal, WaitOptions};
 
 use crate::command::{Status, TestCommand};
 use crate::groups::kill_group;
@@ -164,20 +164,36 @@ pub(crate) fn wait(
     ended
 }
 
-/// Sends SIGTERM to the group and waits up to [`GRACE`] for its leader to end.
+/// Sends SIGTERM to the group and waits up to [`GRACE`] for the whole group to end: its
+/// leader (`/bin/sh -c`, which dies at once) and what it started (`srun`, cancelling its
+/// job step). Members that die once the leader is gone are this process's children (a
+/// child subreaper): they are reaped as they die, so the group empties.
 fn terminate(group: i32, child: &mut Child, pidfd: Option<&OwnedFd>) {
-    if let Some(pid) = Pid::from_raw(group) {
-        let _ = rustix::process::kill_process_group(pid, Signal::TERM);
-    }
+    let Some(pid) = Pid::from_raw(group) else {
+        return;
+    };
+    let _ = rustix::process::kill_process_group(pid, Signal::TERM);
     let deadline = Instant::now() + GRACE;
-    while matches!(child.try_wait(), Ok(None)) {
+    let mut leader_done = false;
+    loop {
+        if !leader_done {
+            // Reaped by `try_wait` (its status kept for the caller's `wait`), never by
+            // `waitpgid` below.
+            leader_done = !matches!(child.try_wait(), Ok(None));
+        }
+        if leader_done {
+            while let Ok(Some(_)) = rustix::process::waitpgid(pid, WaitOptions::NOHANG) {}
+            if rustix::process::test_kill_process_group(pid).is_err() {
+                return;
+            }
+        }
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return;
         }
-        match pidfd {
-            Some(fd) => sleep_on(fd, left.min(LOOK)),
-            None => std::thread::sleep(left.min(Duration::from_millis(5))),
+        match pidfd.filter(|_| !leader_done) {
+            Some(fd) => sleep_on(fd, left.min(Duration::from_millis(20))),
+            None => std::thread::sleep(left.min(Duration::from_millis(10))),
         }
     }
 }

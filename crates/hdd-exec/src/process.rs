@@ -78,14 +78,13 @@ struct Shared {
     stop: Arc<AtomicBool>,
 }
 
-/// The process groups of running tests, the tests cancelled before they started, and
-/// those cancelled while they run through a template (their threads end them with
-/// SIGTERM first, then SIGKILL).
+/// The process groups of running tests, and the tickets cancelled whose threads have not
+/// ended yet: a cancelled test does not start (nor does a confirmation run of it), and
+/// one running through a template is ended by its thread, SIGTERM first, then SIGKILL.
 #[derive(Debug, Default)]
 struct Groups {
     running: HashMap<Ticket, i32>,
     cancelled: HashSet<Ticket>,
-    terminating: HashSet<Ticket>,
 }
 
 impl LocalExecutor {
@@ -114,8 +113,10 @@ impl LocalExecutor {
 
     /// As [`LocalExecutor::with_stop_flag`], with the tests' folders under `work_root`
     /// instead of the system temporary folder (`--work-root`: a file system every node
-    /// of a cluster sees, for `--exec`). Folders there left by dead runs are removed
-    /// first, as in the temporary folder.
+    /// of a cluster sees, for `--exec`), in its folder `hdd-boot-ID` (`ID`: this boot of
+    /// this machine, `/proc/sys/kernel/random/boot_id`). Folders there left by dead runs
+    /// are removed first, as in the temporary folder; those of other machines are not
+    /// touched.
     ///
     /// # Errors
     /// When the folder cannot be made under `work_root`.
@@ -127,6 +128,17 @@ impl LocalExecutor {
     ) -> Result<LocalExecutor, Error> {
         orphans::adopt();
         watchdog::start();
+        // A folder other than the system's temporary one may be shared by machines (a
+        // cluster's file system): the stamps there are kept per boot of a machine, the
+        // only place where a pid and a start time name one process.
+        let boot;
+        let work_root = if work_root == std::env::temp_dir() {
+            work_root
+        } else {
+            boot = work_root.join(stamps::boot_folder());
+            fs::create_dir_all(&boot).map_err(io("creating", &boot))?;
+            &boot
+        };
         stamps::remove_dead(work_root);
         let prefix = Stamp::mine().map_or_else(|| "hdd-".to_owned(), Stamp::prefix);
         let root = tempfile::Builder::new()
@@ -260,7 +272,7 @@ impl Shared {
             // the group registered.
             let mut groups = self.groups();
             if let Some(t) = ticket
-                && groups.cancelled.remove(&t)
+                && groups.cancelled.contains(&t)
             {
                 drop(groups);
                 let _ = fs::remove_dir_all(&dir);
@@ -291,7 +303,7 @@ impl Shared {
         let ended = launch::wait(
             child,
             self.command.timeout,
-            &|| self.stopped() || ticket.is_some_and(|t| self.groups().terminating.contains(&t)),
+            &|| self.stopped() || ticket.is_some_and(|t| self.groups().cancelled.contains(&t)),
             self.command.exec.is_some(),
         );
         bury_group(live.id(), PATIENCE);
@@ -299,8 +311,6 @@ impl Shared {
         if let Some(t) = ticket {
             let mut groups = self.groups();
             groups.running.remove(&t);
-            groups.cancelled.remove(&t);
-            groups.terminating.remove(&t);
             orphans::sweep_soon();
         }
         let status = match ended {
@@ -408,6 +418,8 @@ impl Executor for LocalExecutor {
                 {
                     store.record(TextKey::of(&text), outcome.interesting);
                 }
+                // From now on nothing runs for this ticket: a cancel is forgotten.
+                shared.groups().cancelled.remove(&ticket);
                 let _ = done.send((ticket, result.map(|o| o.interesting)));
             })
             .map_err(|e| BoxError::from(format!("starting a test thread: {e}")))?;
@@ -454,18 +466,18 @@ impl Executor for LocalExecutor {
                 let Some(handle) = self.running.remove(t) else {
                     continue;
                 };
+                // Until its thread ends, no run of this ticket starts (not even a
+                // confirmation), and a running one is ended.
+                groups.cancelled.insert(*t);
                 match groups.running.get(t) {
                     // Its thread sends SIGTERM, then SIGKILL after a grace period: the
                     // coordinator does not wait for that.
                     Some(_) if graceful => {
-                        groups.terminating.insert(*t);
                         self.dying.push(handle);
                         continue;
                     }
                     Some(&group) => kill_group(group),
-                    None => {
-                        groups.cancelled.insert(*t);
-                    }
+                    None => {}
                 }
                 handles.push(handle);
             }

@@ -65,6 +65,18 @@ impl fmt::Display for Stamp {
     }
 }
 
+/// The folder of this boot of this machine in a shared work root: `hdd-boot-ID`, with
+/// the kernel's boot id (`hdd-boot-unknown` without `/proc`).
+pub(crate) fn boot_folder() -> String {
+    let id = fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+    let id: String = id
+        .trim()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    format!("hdd-boot-{}", if id.is_empty() { "unknown" } else { &id })
+}
+
 fn is_number(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }

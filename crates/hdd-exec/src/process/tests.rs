@@ -317,3 +317,19 @@ fn a_template_that_ignores_sigterm_is_killed_after_the_grace() {
         "{took:?}"
     );
 }
+
+#[test]
+fn the_grace_lasts_until_the_whole_group_has_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    // The template's shell dies at SIGTERM at once (it runs `true` first, so it does not
+    // exec the test); the test needs a second to clean up, and gets it.
+    let body = format!(
+        "trap 'sleep 1; echo cleaned >> {}; exit 1' TERM\nsleep 30 & wait",
+        log.display()
+    );
+    let exec = through(dir.path(), &body, "true; {cmd}", Duration::from_millis(300));
+    let outcome = exec.run_one(b"x", false).unwrap();
+    assert_eq!(outcome.status, Status::TimedOut);
+    assert_eq!(fs::read_to_string(&log).unwrap_or_default(), "cleaned\n");
+}
