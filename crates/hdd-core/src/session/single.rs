@@ -18,12 +18,17 @@ impl Session<'_> {
         }
     }
 
-    /// Whether `text` is interesting, by one test that changes nothing: `text` need not
-    /// be smaller than the best, nor parse (the probe before the lenient tail).
+    /// Whether `text` is interesting, by one test that changes nothing (none when its
+    /// verdict is known, from this run or an earlier one): `text` need not be smaller than
+    /// the best, nor parse (the probe before the lenient tail).
     ///
     /// # Errors
     /// An executor error.
     pub fn probe(&mut self, text: &[u8]) -> Result<bool, Error> {
+        if let Some(verdict) = self.cache.get(TextKey::of(text)) {
+            self.stats.cache_hits += 1;
+            return Ok(verdict);
+        }
         self.test_once(Some(text))
     }
 
