@@ -14,7 +14,7 @@ use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common::{oracle_env, script, stderr, wait_for};
+use crate::common::{oracle_env, processes_with, script, stderr, wait_for};
 
 const INPUT: &str = "int a1(void) { return 1; }\nint a2(void) { return 2; }\n\
                      int keep(void) { int z = 3; return z + 0x5eed; }\n";
@@ -104,16 +104,7 @@ impl Case {
 
     /// The live processes whose command line holds the marker.
     fn survivors(&self) -> Vec<u32> {
-        fs::read_dir("/proc")
-            .unwrap()
-            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
-            .filter(|pid: &u32| {
-                fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| {
-                    line.windows(self.marker.len())
-                        .any(|w| w == self.marker.as_bytes())
-                })
-            })
-            .collect()
+        processes_with(&self.marker)
     }
 
     /// Checks, allowing `patience` for the kills to land, that no process of the case's

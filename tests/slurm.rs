@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{oracle_env, root, script, stderr};
+use crate::common::{oracle_env, processes_with, root, script, stderr};
 
 /// The template of the README's recipe.
 const SRUN: &str = "srun -Q --exact -n1 --chdir={dir} {cmd}";
@@ -81,6 +81,18 @@ fn cluster() -> Option<Cluster> {
     }
 }
 
+/// Processes killed (SIGKILL) when a failed assertion ends the test early: a run of
+/// hdd left behind would go on starting job steps.
+struct Reaper(Vec<u32>);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        for pid in self.0.iter().rev() {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+    }
+}
+
 /// The pid of `name`, a child of `parent`, once it runs.
 fn child_named(parent: u32, name: &str) -> u32 {
     let begun = Instant::now();
@@ -92,7 +104,7 @@ fn child_named(parent: u32, name: &str) -> u32 {
             let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
                 continue;
             };
-            let Some((comm, rest)) = stat.split_once(") ") else {
+            let Some((comm, rest)) = stat.rsplit_once(") ") else {
                 continue;
             };
             let ppid: u32 = rest.split(' ').nth(1).unwrap_or("0").parse().unwrap_or(0);
@@ -106,22 +118,6 @@ fn child_named(parent: u32, name: &str) -> u32 {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// Processes whose command line holds `mark`.
-fn processes_with(mark: &str) -> usize {
-    fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| {
-            fs::read(e.path().join("cmdline")).is_ok_and(|c| {
-                String::from_utf8_lossy(&c)
-                    .replace('\0', " ")
-                    .contains(mark)
-            })
-        })
-        .count()
 }
 
 fn copy_case(case: &str, to: &Path) {
@@ -205,10 +201,12 @@ fn tests_run_as_slurm_job_steps_and_ctrl_c_leaves_none() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let mut reaper = Reaper(vec![salloc.id()]);
     let shell = child_named(salloc.id(), "sh");
     let hdd_pid = child_named(shell, "hdd");
+    reaper.0.push(hdd_pid);
     let begun = Instant::now();
-    while cluster.steps().len() < 2 || processes_with("sleep 61.25") < 2 {
+    while cluster.steps().len() < 2 || processes_with("sleep 61.25").len() < 2 {
         assert!(
             begun.elapsed() < Duration::from_secs(30),
             "no job step ran: {:?}",
@@ -222,6 +220,7 @@ fn tests_run_as_slurm_job_steps_and_ctrl_c_leaves_none() {
         .unwrap();
     assert!(kill.success());
     let out = salloc.wait_with_output().unwrap();
+    reaper.0.clear();
     let read = |name: &str| fs::read_to_string(dir.join(name)).unwrap_or_default();
     assert_eq!(read("rc").trim(), "130", "{}", stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
@@ -231,10 +230,10 @@ fn tests_run_as_slurm_job_steps_and_ctrl_c_leaves_none() {
         "steps left in the allocation"
     );
     let begun = Instant::now();
-    while !cluster.steps().is_empty() || processes_with("sleep 61.25") > 0 {
+    while !cluster.steps().is_empty() || !processes_with("sleep 61.25").is_empty() {
         assert!(
             begun.elapsed() < Duration::from_secs(20),
-            "left behind: steps {:?}, {} test processes",
+            "left behind: steps {:?}, test processes {:?}",
             cluster.steps(),
             processes_with("sleep 61.25")
         );

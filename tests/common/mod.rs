@@ -247,6 +247,21 @@ fn a_lingering_process_is_seen_until_it_is_killed() {
     assert_eq!(assert_no_survivor(&log), 1);
 }
 
+/// The processes whose command line (its arguments joined by spaces) holds `marker`.
+pub(crate) fn processes_with(marker: &str) -> Vec<u32> {
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|pid: &u32| {
+            fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| {
+                String::from_utf8_lossy(&line)
+                    .replace('\0', " ")
+                    .contains(marker)
+            })
+        })
+        .collect()
+}
+
 /// Waits (up to 10 s) until `path` exists.
 pub(crate) fn wait_for(path: &Path) {
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -5,13 +5,13 @@
 use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
-use hdd_exec::{LocalExecutor, Status, TestCommand, interrupted, stop_on_signals};
+use hdd_exec::{LocalExecutor, Status, TestCommand, stop_on_signals};
 use hdd_search::{Answer, bisect};
 use serde_json::json;
 
 use crate::args::BisectArgs;
-use crate::exit::{Failure, INTERRUPTED, NOT_INTERESTING};
-use crate::setup::{command_here, timeout};
+use crate::exit::{Failure, NOT_INTERESTING};
+use crate::setup::{command_here, ran, timeout};
 
 /// The values bisected: index 0 is the good end, the last the bad one.
 enum Values {
@@ -61,16 +61,7 @@ pub(crate) fn run(args: &BisectArgs) -> Result<(), Failure> {
         tests += texts.len();
         let mut answers = Vec::new();
         for ((value, outcome), &index) in texts.iter().zip(outcomes).zip(indices) {
-            let outcome = match outcome {
-                Ok(outcome) => outcome,
-                Err(_) if interrupted() => {
-                    return Err(Failure {
-                        error: anyhow!("interrupted; every probe was stopped"),
-                        code: INTERRUPTED,
-                    });
-                }
-                Err(e) => return Err(Failure::failed(anyhow!("probing {value}: {e}"))),
-            };
+            let outcome = ran(outcome, "probe", &format!("probing {value}"))?;
             let answer = answer(outcome.status).ok_or_else(|| {
                 Failure::failed(anyhow!(
                     "probing {value}: the command {}; a probe must exit 0 (good), 1-127 \

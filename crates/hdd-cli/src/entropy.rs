@@ -3,18 +3,17 @@
 //! with `hdd reduce --lang bytes`.
 
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
-use hdd_exec::{LocalExecutor, Status, TestCommand, interrupted, stop_on_signals};
+use hdd_exec::{LocalExecutor, Status, TestCommand, stop_on_signals};
 use hdd_search::{SizeSearch, Trial, smallest_failing, stream};
 use serde_json::json;
 
 use crate::args::{EntropyArgs, ListSchedule, ReduceArgs};
-use crate::exit::{Failure, INTERRUPTED};
-use crate::setup::{command_here, jobs_or_default, timeout};
+use crate::exit::Failure;
+use crate::setup::{command_here, jobs_or_default, ran, timeout};
 
 /// The name of the stream's file in a run's folder (`@@`, `HDD_FILE`).
 const FILE_NAME: &str = "entropy";
@@ -74,16 +73,7 @@ pub(crate) fn run(args: &EntropyArgs) -> Result<u8, Failure> {
         let refs: Vec<&[u8]> = streams.iter().map(Vec::as_slice).collect();
         let mut failed = Vec::new();
         for (trial, outcome) in trials.iter().zip(executor.run_all(&refs)) {
-            let outcome = match outcome {
-                Ok(outcome) => outcome,
-                Err(_) if interrupted() => {
-                    return Err(Failure {
-                        error: anyhow!("interrupted; every run was stopped"),
-                        code: INTERRUPTED,
-                    });
-                }
-                Err(e) => return Err(Failure::failed(e)),
-            };
+            let outcome = ran(outcome, "run", "running the SUT")?;
             if !outcome.interesting {
                 failures.insert((trial.size, trial.seed), outcome.status);
             }
@@ -109,7 +99,7 @@ pub(crate) fn run(args: &EntropyArgs) -> Result<u8, Failure> {
     };
     let Trial { size, seed } = found.trial;
     let status = failures[&(size, seed)];
-    let sut = shell_words(&args.command);
+    let sut = hdd_exec::shell_words(&args.command);
     if args.json {
         println_safe!(
             "{}",
@@ -162,38 +152,25 @@ fn replay(args: &EntropyArgs, size: usize, seed: u64) -> Result<u8, Failure> {
         .context("making a temporary folder")
         .map_err(Failure::failed)?;
     let file = dir.path().join(FILE_NAME);
-    std::fs::write(&file, stream(size, seed))
+    let bytes = stream(size, seed);
+    std::fs::write(&file, &bytes)
         .context("writing the stream")
         .map_err(Failure::failed)?;
     let stdin = std::fs::File::open(&file)
         .context("reading the stream")
         .map_err(Failure::failed)?;
-    let args_with_path: Vec<OsString> = command
-        .args
-        .iter()
-        .map(|a| {
-            if a == TestCommand::PATH_PLACEHOLDER {
-                file.clone().into_os_string()
-            } else {
-                a.clone()
-            }
-        })
-        .collect();
-    let status = std::process::Command::new(&command.program)
-        .args(args_with_path)
+    let status: Status = std::process::Command::new(&command.program)
+        .args(command.args_for(&file, &bytes))
         .env("HDD_FILE", &file)
         .stdin(stdin)
         .status()
         .with_context(|| format!("running {}", command.program.display()))
-        .map_err(Failure::failed)?;
-    let code = match (
-        status.code(),
-        std::os::unix::process::ExitStatusExt::signal(&status),
-    ) {
-        (Some(code), _) => u8::try_from(code).unwrap_or(1),
-        (None, Some(sig)) => u8::try_from(128 + sig).unwrap_or(1),
-        (None, None) => 1,
-    };
+        .map_err(Failure::failed)?
+        .into();
+    let code = status
+        .code()
+        .and_then(|c| u8::try_from(c).ok())
+        .unwrap_or(1);
     if !args.quiet {
         let what = if code == 0 { "passed" } else { "failed" };
         eprintln_safe!("hdd: the SUT {what} ({status}) on {size} bytes of seed {seed}");
@@ -209,16 +186,12 @@ fn shrink(
     file: &Path,
     status: Status,
 ) -> Result<(), Failure> {
-    let code = match status {
-        Status::Exited(code) => code,
-        Status::Signaled(sig) => 128 + sig,
-        Status::TimedOut => {
-            return Err(Failure::failed(anyhow!(
-                "the SUT timed out: a hang cannot be told from a slow run, so hdd does not \
+    let Some(code) = status.code() else {
+        return Err(Failure::failed(anyhow!(
+            "the SUT timed out: a hang cannot be told from a slow run, so hdd does not \
                  shrink it (the stream is in {})",
-                file.display()
-            )));
-        }
+            file.display()
+        )));
     };
     let reduce = ReduceArgs {
         file: file.to_owned(),
@@ -281,23 +254,4 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
         .and_then(|()| file.sync_all())
         .with_context(|| format!("writing {}", path.display()))
         .map_err(Failure::failed)
-}
-
-/// The command as a shell would take it back (each word quoted when it needs it).
-fn shell_words(words: &[OsString]) -> String {
-    words
-        .iter()
-        .map(|w| {
-            let w = w.to_string_lossy();
-            if !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c))
-            {
-                w.into_owned()
-            } else {
-                format!("'{}'", w.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }

@@ -72,10 +72,13 @@ fn reduce(args: &ReduceArgs, reporter: &mut Reporter) -> Result<(), Failure> {
     let range = confined_range(args.range, args.byte_range, &args.file, &input)?;
     let jobs = jobs(args)?;
     let (mut output, notes) = Output::plan(args, &command.program, &input)?;
-    let root = work_root(args)?;
-    let stop = std::sync::Arc::default();
-    let mut executor =
-        LocalExecutor::with_root(command.clone(), jobs, stop, &root).map_err(Failure::failed)?;
+    let mut executor = match work_root(args)? {
+        Some(root) => {
+            LocalExecutor::with_root(command.clone(), jobs, std::sync::Arc::default(), &root)
+        }
+        None => LocalExecutor::new(command.clone(), jobs),
+    }
+    .map_err(Failure::failed)?;
     executor.set_confirmations(args.confirm);
     reporter.about(json!({
         "file": args.file,

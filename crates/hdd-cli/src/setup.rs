@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use anyhow::anyhow;
 use hdd::Lang;
-use hdd_exec::TestCommand;
+use hdd_exec::{Outcome, TestCommand, interrupted};
 
 use crate::args::ReduceArgs;
-use crate::exit::Failure;
+use crate::exit::{Failure, INTERRUPTED};
 
 /// The name of the language-agnostic mode.
 pub(crate) const TEXT: &str = "text";
@@ -85,9 +85,7 @@ pub(crate) fn test_command(
         (None, Some((program, rest))) => (PathBuf::from(program), rest),
         (None, None) => return Err(Failure::usage(anyhow!("no test given"))),
     };
-    let program = TestCommand::find_program(&program);
-    let mut command = TestCommand::new(&program, file_name, timeout).map_err(Failure::usage)?;
-    command.args = rest.to_vec();
+    let mut command = command_of(&program, rest, file_name, timeout)?;
     command.current_dir.clone_from(&args.current_dir);
     if let Some(template) = &args.exec {
         TestCommand::check_template(template)
@@ -126,6 +124,19 @@ pub(crate) fn timeout(seconds: f64) -> Result<Duration, Failure> {
         .map_err(|_| Failure::usage(anyhow!("--timeout {seconds} is too long")))
 }
 
+/// The test `program` (looked up on PATH when it is a bare name) with its arguments.
+fn command_of(
+    program: &Path,
+    args: &[OsString],
+    file_name: OsString,
+    timeout: Duration,
+) -> Result<TestCommand, Failure> {
+    let program = TestCommand::find_program(program);
+    let mut command = TestCommand::new(&program, file_name, timeout).map_err(Failure::usage)?;
+    command.args = args.to_vec();
+    Ok(command)
+}
+
 /// The command of `hdd bisect` or `hdd entropy` (`words`: the program and its
 /// arguments, after `--`), run in the current folder; its input file is `file_name`.
 pub(crate) fn command_here(
@@ -136,20 +147,36 @@ pub(crate) fn command_here(
     let (program, rest) = words
         .split_first()
         .ok_or_else(|| Failure::usage(anyhow!("no command given after --")))?;
-    let program = TestCommand::find_program(Path::new(program));
-    let mut command =
-        TestCommand::new(&program, file_name.into(), timeout).map_err(Failure::usage)?;
-    command.args = rest.to_vec();
+    let mut command = command_of(Path::new(program), rest, file_name.into(), timeout)?;
     command.current_dir = Some(
         std::env::current_dir().map_err(|e| Failure::failed(anyhow!("the current folder: {e}")))?,
     );
     Ok(command)
 }
 
-/// `--work-root`, or the system temporary folder: where the tests' folders are made.
-pub(crate) fn work_root(args: &ReduceArgs) -> Result<PathBuf, Failure> {
+/// What a run of `hdd bisect`'s or `hdd entropy`'s command came to: its outcome, or the
+/// failure that ends the command: a stop request (exit 130, every `runs` stopped), or
+/// an error while `doing` the run.
+pub(crate) fn ran(
+    outcome: Result<Outcome, hdd_exec::Error>,
+    runs: &str,
+    doing: &str,
+) -> Result<Outcome, Failure> {
+    match outcome {
+        Ok(outcome) => Ok(outcome),
+        Err(_) if interrupted() => Err(Failure {
+            error: anyhow!("interrupted; every {runs} was stopped"),
+            code: INTERRUPTED,
+        }),
+        Err(e) => Err(Failure::failed(anyhow!("{doing}: {e}"))),
+    }
+}
+
+/// `--work-root`, checked and made absolute: where the tests' folders are made
+/// instead of the system temporary folder.
+pub(crate) fn work_root(args: &ReduceArgs) -> Result<Option<PathBuf>, Failure> {
     let Some(dir) = &args.work_root else {
-        return Ok(std::env::temp_dir());
+        return Ok(None);
     };
     if !dir.is_dir() {
         return Err(Failure::usage(anyhow!(
@@ -158,5 +185,6 @@ pub(crate) fn work_root(args: &ReduceArgs) -> Result<PathBuf, Failure> {
         )));
     }
     std::fs::canonicalize(dir)
+        .map(Some)
         .map_err(|e| Failure::usage(anyhow!("--work-root {}: {e}", dir.display())))
 }

@@ -118,8 +118,10 @@ impl TestCommand {
         Ok(())
     }
 
-    /// The arguments of a test of `text`, whose path is `file`.
-    pub(crate) fn args_for(&self, file: &Path, text: &[u8]) -> Vec<OsString> {
+    /// The arguments of a test of `text`, whose path is `file`: `@@` replaced by the
+    /// path and, with [`TestCommand::text_in_args`], `{}` by the text.
+    #[must_use]
+    pub fn args_for(&self, file: &Path, text: &[u8]) -> Vec<OsString> {
         let value = self
             .text_in_args
             .then(|| String::from_utf8_lossy(text).into_owned());
@@ -153,12 +155,7 @@ impl TestCommand {
     /// Whether a test that ended with `status`, having written `stderr`, says
     /// interesting.
     pub(crate) fn verdict(&self, status: Status, stderr: &Path) -> bool {
-        let code = match status {
-            Status::Exited(code) => code,
-            Status::Signaled(sig) => 128 + sig,
-            Status::TimedOut => return false,
-        };
-        if code != self.interesting_exit_code {
+        if status.code() != Some(self.interesting_exit_code) {
             return false;
         }
         match &self.same_crash {
@@ -177,6 +174,30 @@ pub enum Status {
     Signaled(i32),
     /// It ran past the timeout and was killed.
     TimedOut,
+}
+
+impl Status {
+    /// The exit code a shell would report: the code, or 128 + N for a death by signal
+    /// N; `None` for a timeout.
+    #[must_use]
+    pub fn code(self) -> Option<i32> {
+        match self {
+            Status::Exited(code) => Some(code),
+            Status::Signaled(sig) => Some(128 + sig),
+            Status::TimedOut => None,
+        }
+    }
+}
+
+impl From<std::process::ExitStatus> for Status {
+    fn from(status: std::process::ExitStatus) -> Status {
+        use std::os::unix::process::ExitStatusExt as _;
+        match (status.code(), status.signal()) {
+            (Some(code), _) => Status::Exited(code),
+            (None, Some(sig)) => Status::Signaled(sig),
+            (None, None) => Status::Exited(-1),
+        }
+    }
 }
 
 impl std::fmt::Display for Status {

@@ -3,9 +3,9 @@
 //! request), after which its whole process group is killed.
 
 use std::fs::File;
-use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+use std::os::unix::process::CommandExt as _;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use std::os::fd::OwnedFd;
@@ -139,7 +139,7 @@ pub(crate) fn wait(
     let mut nap = Duration::from_micros(500);
     let ended = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break Ok(Some(status_of(status))),
+            Ok(Some(status)) => break Ok(Some(Status::from(status))),
             Ok(None) => {}
             Err(e) => break Err(e),
         }
@@ -207,14 +207,6 @@ fn sleep_on(pidfd: &OwnedFd, most: Duration) {
     let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
     // An interruption (EINTR) or an error only means looking again sooner.
     let _ = rustix::event::poll(&mut fds, Some(&timeout));
-}
-
-fn status_of(status: ExitStatus) -> Status {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => Status::Exited(code),
-        (None, Some(sig)) => Status::Signaled(sig),
-        (None, None) => Status::Exited(-1),
-    }
 }
 
 #[cfg(test)]

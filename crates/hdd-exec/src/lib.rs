@@ -50,4 +50,5 @@ pub fn own_cpu_time() -> Option<std::time::Duration> {
     procfs::own_cpu_time()
 }
 pub use crate::signals::{interrupted, stop_on_signals};
+pub use crate::template::shell_words;
 pub use crate::verdicts::{DEFAULT_MAX_BYTES, VerdictStore};

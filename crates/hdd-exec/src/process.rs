@@ -108,7 +108,7 @@ impl LocalExecutor {
         jobs: usize,
         stop: Arc<AtomicBool>,
     ) -> Result<LocalExecutor, Error> {
-        Self::with_root(command, jobs, stop, &std::env::temp_dir())
+        Self::under(command, jobs, stop, &std::env::temp_dir())
     }
 
     /// As [`LocalExecutor::with_stop_flag`], with the tests' folders under `work_root`
@@ -126,19 +126,24 @@ impl LocalExecutor {
         stop: Arc<AtomicBool>,
         work_root: &Path,
     ) -> Result<LocalExecutor, Error> {
+        // A folder that machines may share (a cluster's file system): the stamps there
+        // are kept per boot of a machine, the only place where a pid and a start time
+        // name one process.
+        let boot = work_root.join(stamps::boot_folder());
+        fs::create_dir_all(&boot).map_err(io("creating", &boot))?;
+        Self::under(command, jobs, stop, &boot)
+    }
+
+    /// The executor, its root folder made in `work_root` after the folders there of
+    /// dead runs are removed.
+    fn under(
+        command: TestCommand,
+        jobs: usize,
+        stop: Arc<AtomicBool>,
+        work_root: &Path,
+    ) -> Result<LocalExecutor, Error> {
         orphans::adopt();
         watchdog::start();
-        // A folder other than the system's temporary one may be shared by machines (a
-        // cluster's file system): the stamps there are kept per boot of a machine, the
-        // only place where a pid and a start time name one process.
-        let boot;
-        let work_root = if work_root == std::env::temp_dir() {
-            work_root
-        } else {
-            boot = work_root.join(stamps::boot_folder());
-            fs::create_dir_all(&boot).map_err(io("creating", &boot))?;
-            &boot
-        };
         stamps::remove_dead(work_root);
         let prefix = Stamp::mine().map_or_else(|| "hdd-".to_owned(), Stamp::prefix);
         let root = tempfile::Builder::new()

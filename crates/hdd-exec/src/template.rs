@@ -26,12 +26,7 @@ pub(crate) struct Test<'a> {
 
 /// The shell command of `template` for `test`.
 pub(crate) fn expand(template: &str, test: &Test<'_>) -> OsString {
-    let cmd: Vec<u8> = test
-        .words
-        .iter()
-        .map(|w| quote(w))
-        .collect::<Vec<_>>()
-        .join(&b' ');
+    let cmd = join(test.words);
     let mut out = Vec::new();
     let mut rest = template;
     while let Some(at) = rest.find('{') {
@@ -64,6 +59,23 @@ pub(crate) fn expand(template: &str, test: &Test<'_>) -> OsString {
     }
     out.extend_from_slice(rest.as_bytes());
     OsString::from_vec(out)
+}
+
+/// `words` as one shell command line, each quoted when it needs it (what a shell would
+/// split back into the same words; lossily decoded where a word is not UTF-8): for
+/// messages that show a command to run again.
+pub fn shell_words<W: AsRef<OsStr>>(words: impl IntoIterator<Item = W>) -> String {
+    let words: Vec<OsString> = words.into_iter().map(|w| w.as_ref().to_owned()).collect();
+    String::from_utf8_lossy(&join(&words)).into_owned()
+}
+
+/// `words`, each quoted, separated by spaces.
+fn join(words: &[OsString]) -> Vec<u8> {
+    words
+        .iter()
+        .map(|w| quote(w))
+        .collect::<Vec<_>>()
+        .join(&b' ')
 }
 
 /// `word` as one shell word: bare when it holds only characters no shell treats
@@ -105,6 +117,21 @@ mod tests {
         assert_eq!(
             expanded,
             "srun --chdir='/w/t 1' /t/test.sh 'it'\\''s' 'a b' '' # in.c 7 '/w/t 1/in.c' {x} {"
+        );
+    }
+
+    #[test]
+    fn a_command_line_is_quoted_where_a_shell_would_split_it() {
+        assert_eq!(
+            shell_words([
+                "bench",
+                "--cases",
+                "warn shift",
+                "--tools",
+                "hdd,cvise",
+                "it's"
+            ]),
+            r"bench --cases 'warn shift' --tools hdd,cvise 'it'\''s'"
         );
     }
 

@@ -260,7 +260,7 @@ fn render(
     records: &[Record],
     now: Utc,
 ) -> Rendered {
-    let command = format!("cargo xtask {}", process::shell_words(env::args().skip(1)));
+    let command = format!("cargo xtask {}", hdd_exec::shell_words(env::args().skip(1)));
     let nproc = process::nproc();
     if args.parallel {
         let case_names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();

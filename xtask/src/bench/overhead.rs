@@ -42,7 +42,7 @@ pub(super) fn bench_overhead(root: &Path, jobs: u32, timeout: u32) -> Result<()>
     )?;
     let rendered = render(&measures, start, json_bytes, &json);
     print!("{rendered}");
-    let command = format!("cargo xtask {}", process::shell_words(env::args().skip(1)));
+    let command = format!("cargo xtask {}", hdd_exec::shell_words(env::args().skip(1)));
     let header = format!(
         "## Overhead\n\n{} on {} cores (`nproc`): `{command}`",
         Utc::now().minute(),

@@ -102,7 +102,7 @@ pub(super) fn bench_slurm(root: &Path) -> Result<()> {
     print!("{rendered}");
     let command = format!(
         "cargo xtask {}",
-        process::shell_words(std::env::args().skip(1))
+        hdd_exec::shell_words(std::env::args().skip(1))
     );
     let header = format!(
         "## Slurm\n\n{} on {} cores (`nproc`), a one-node cluster declaring {CPUS} CPUs: \

@@ -106,7 +106,7 @@ impl Pass for LowerIntegers {
         loop {
             session.check_stop()?;
             let base = session.current().clone();
-            if base.tree().is_some() || base.text().len() > MAX_BYTES {
+            if !applies_to(&base) {
                 return Ok(());
             }
             let text = base.text();
@@ -175,7 +175,7 @@ impl Pass for Reorder {
         for w in WIDTHS.into_iter().rev() {
             session.check_stop()?;
             let base = session.current().clone();
-            if base.tree().is_some() || base.text().len() > MAX_BYTES {
+            if !applies_to(&base) {
                 return Ok(());
             }
             let text = base.text();
@@ -200,6 +200,11 @@ impl Pass for Reorder {
     }
 }
 
+/// Whether the passes work on `doc`: a text without a grammar, at most [`MAX_BYTES`].
+fn applies_to(doc: &Document) -> bool {
+    doc.tree().is_none() && doc.text().len() <= MAX_BYTES
+}
+
 /// Proposes `make(text)`'s candidates (edits, each with the position it is at) in order,
 /// from the start; after each success, again on the new best from the position of the
 /// one accepted, until none is accepted.
@@ -211,7 +216,7 @@ fn sweep(
     loop {
         session.check_stop()?;
         let base: Document = session.current().clone();
-        if base.tree().is_some() || base.text().len() > MAX_BYTES {
+        if !applies_to(&base) {
             return Ok(());
         }
         let candidates: Vec<(usize, Vec<Edit>)> = make(base.text())

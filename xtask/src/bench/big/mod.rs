@@ -65,7 +65,7 @@ pub(super) fn bench_big(args: &BigArgs<'_>, root: &Path) -> Result<()> {
     let now = Utc::now();
     let command = format!(
         "cargo xtask {}",
-        process::shell_words(std::env::args().skip(1))
+        hdd_exec::shell_words(std::env::args().skip(1))
     );
     let header = format!(
         "## Big inputs\n\n{} on {} cores (`nproc`), -j {}, timeout {} s: `{command}`",
