@@ -204,16 +204,23 @@ fn complete_items(
         let end = children[keep - 1];
         let len = end.end_byte();
         if len > 0 {
-            let mut edited = tree.clone();
-            edited.edit(&InputEdit {
-                start_byte: len,
-                old_end_byte: window.len(),
-                new_end_byte: len,
-                start_position: end.end_position(),
-                old_end_position: root.end_position(),
-                new_end_position: end.end_position(),
+            // Reusing the window's tree pays off when most of it is kept; a short
+            // prefix is parsed faster alone (measured on 1 MB of a cut JSON array:
+            // 10 ms reusing it for 99% of it, 200-240 ms for every prefix under half
+            // of it, where a fresh parse of half of it takes about 90 ms).
+            let edited = (len > window.len() / 2).then(|| {
+                let mut edited = tree.clone();
+                edited.edit(&InputEdit {
+                    start_byte: len,
+                    old_end_byte: window.len(),
+                    new_end_byte: len,
+                    start_position: end.end_position(),
+                    old_end_position: root.end_position(),
+                    new_end_position: end.end_position(),
+                });
+                edited
             });
-            let Some(prefix) = parse_tree(parser, &window[..len], Some(&edited), stop)? else {
+            let Some(prefix) = parse_tree(parser, &window[..len], edited.as_ref(), stop)? else {
                 return Ok(Window::GaveUp);
             };
             if same_children(prefix.root_node(), &children[..keep]) {
