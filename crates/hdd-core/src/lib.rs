@@ -33,6 +33,7 @@ mod exec;
 mod flight;
 mod history;
 mod kept;
+mod lookahead;
 mod merge;
 mod ordered;
 mod outline;
