@@ -65,7 +65,15 @@ pub(super) fn run(
     let _ = fs::remove_file(setup.log);
     let _ = fs::remove_file(&setup.output);
     let mut command = Command::new(setup.hdd);
-    command.args(["reduce", "--json", "-j", &setup.jobs.to_string()]);
+    // Verdicts kept by an earlier run of the same input would spare tests: every run
+    // (and the SIGINT run after it) starts from nothing.
+    command.args([
+        "reduce",
+        "--json",
+        "--no-cache",
+        "-j",
+        &setup.jobs.to_string(),
+    ]);
     if let Some(lang) = setup.lang {
         command.args(["--lang", lang]);
     }
