@@ -111,16 +111,6 @@ impl Flights {
         tickets
     }
 
-    /// The edits (against the current best) of `call`'s running tests that still
-    /// change something.
-    pub(crate) fn now_of_call(&self, call: u64) -> Vec<&EditSet> {
-        self.running
-            .values()
-            .filter(|f| f.call == Some(call) && !f.now.is_empty())
-            .map(|f| &f.now)
-            .collect()
-    }
-
     /// Whether a test of `call` is running.
     pub(crate) fn has_call(&self, call: u64) -> bool {
         self.running.values().any(|f| f.call == Some(call))

@@ -33,7 +33,6 @@ mod exec;
 mod flight;
 mod history;
 mod kept;
-mod lookahead;
 mod merge;
 mod ordered;
 mod outline;

@@ -19,7 +19,6 @@ use crate::exec::{Executor, Ticket};
 use crate::flight::{Flight, Flights, Prepared};
 use crate::history::{Failures, History};
 use crate::kept::Kept;
-use crate::lookahead::Held;
 use crate::merge::Merges;
 use crate::ordered::Slots;
 use crate::outline::{OUTLINE_THRESHOLD, Outlining, first_document};
@@ -246,9 +245,7 @@ impl<'a> Session<'a> {
     /// [`Session::first_interesting`] by default: the first success to end wins; every
     /// job is kept busy, merges first; with jobs to spare, the call returns as soon as
     /// its candidates run out (its last tests go on, and their successes are merged
-    /// when they end: waiting for them would leave the other jobs idle). Of its
-    /// candidates, it starts first those that touch none of its running tests
-    /// (`session/lookahead.rs`).
+    /// when they end: waiting for them would leave the other jobs idle).
     ///
     /// A success that ends after the best moved on (a merge was accepted while it ran)
     /// is merged, and the call returns it once the best holds all of it (or goes on if
@@ -256,7 +253,8 @@ impl<'a> Session<'a> {
     /// never hand the pass a best to read again (a 100,000-deep JSON under load went one
     /// level a test). While that merge runs, the call still fills idle jobs with its
     /// candidates (rebased onto the best): at -j 8 on a 0.25 s test, leaving them idle
-    /// made runs 13% slower (50.0 s against 44.3 s, the means of 6 and 10 runs).
+    /// made runs 12% slower (50.0 s against 44.6 s, the means of 6 and 14 runs; at -j 2
+    /// on the same case without its sleep, no difference: 997 and 992 tests).
     fn first_to_end(
         &mut self,
         base: &Document,
@@ -266,7 +264,6 @@ impl<'a> Session<'a> {
         let jobs = self.executor.jobs().max(1);
         let mut candidates = candidates.enumerate();
         let mut exhausted = false;
-        let mut held = Held::default();
         // The call's own success that ended stale, waiting for its merge: its index,
         // and its edits against the best it was made for.
         let mut stale: Option<(usize, u64, EditSet)> = None;
@@ -299,13 +296,11 @@ impl<'a> Session<'a> {
                     exhausted = true;
                     break;
                 }
-                let Some((i, candidate)) =
-                    self.next_candidate(call, base.version(), &mut held, &mut candidates)
-                else {
+                let Some((i, candidate)) = candidates.next() else {
                     exhausted = true;
                     break;
                 };
-                let prepared = match self.prepare(base.version(), Some(candidate)) {
+                let prepared = match self.prepare(base.version(), candidate) {
                     Ok(prepared) => prepared,
                     Err(Skip::Stopped) => return Err(Error::Stopped),
                     Err(_) => continue,
@@ -682,7 +677,6 @@ pub(crate) fn shortlex_smaller(a: &[u8], b: &[u8]) -> bool {
     (a.len(), a) < (b.len(), b)
 }
 
-mod lookahead;
 mod merging;
 mod range;
 mod single;
