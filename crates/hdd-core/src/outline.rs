@@ -171,8 +171,9 @@ enum Window {
 /// text.
 ///
 /// The window is parsed, then the text up to the end of its last child but one (and but
-/// the children with errors just before it) is parsed again alone (incrementally:
-/// cheap): if that gives the same children, their text is whole items, parsed as in the
+/// the children with errors just before it) is parsed again alone (incrementally from
+/// the window's tree when that keeps more than half of it, else from nothing: cheaper
+/// either way): if that gives the same children, their text is whole items, parsed as in the
 /// whole text (two texts that go on differently after them, the window's and one that
 /// ends there, parse them the same). If not, the window's end cut an item that error
 /// recovery split in several children (`int f(int a) {` cut after `int` gives the
