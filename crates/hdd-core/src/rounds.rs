@@ -65,6 +65,14 @@ impl Session<'_> {
         result
     }
 
+    /// Whether this round confirms that no pass can shrink the best (it follows one that
+    /// skipped something and saved nothing): list passes start their ddmin runs at one
+    /// element a part, and a call waits for its own last tests (a success that ended
+    /// after its pass would start two more rounds).
+    pub(crate) fn confirming(&self) -> bool {
+        self.confirming
+    }
+
     fn fixpoint(&mut self, passes: &mut [Box<dyn Pass>]) -> Result<(), Error> {
         let mut patient = true;
         loop {

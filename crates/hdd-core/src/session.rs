@@ -55,6 +55,8 @@ pub struct Session<'a> {
     patience: Option<Patience>,
     /// The patience of the running round (`None` outside `reduce` and in a final round).
     active: Option<Patience>,
+    /// In a round that [confirms](Session::confirming) the fixpoint.
+    pub(crate) confirming: bool,
     run: PassRun,
     /// Successes are used in candidate order only, as with one job: the result does not
     /// depend on the number of jobs.
@@ -127,6 +129,7 @@ impl<'a> Session<'a> {
             pass: "check",
             patience: Some(Patience::default()),
             active: None,
+            confirming: false,
             run: PassRun::default(),
             deterministic: false,
             schedule: Schedule::default(),
@@ -245,7 +248,8 @@ impl<'a> Session<'a> {
     /// [`Session::first_interesting`] by default: the first success to end wins; every
     /// job is kept busy, merges first; with jobs to spare, the call returns as soon as
     /// its candidates run out (its last tests go on, and their successes are merged
-    /// when they end: waiting for them would leave the other jobs idle).
+    /// when they end: waiting would leave the other jobs idle), but in a round that
+    /// [confirms](Session::confirming) the fixpoint.
     ///
     /// A success that ends after the best moved on (a merge was accepted while it ran)
     /// is merged, and the call returns it once the best holds all of it (or goes on if
@@ -315,7 +319,10 @@ impl<'a> Session<'a> {
                 self.start(Flight::new(Some(call), i, prepared, Vec::new()))?;
                 skipped = 0;
             }
-            if stale.is_none() && exhausted && (jobs > 1 || !self.flights.has_call(call)) {
+            if stale.is_none()
+                && exhausted
+                && ((jobs > 1 && !self.confirming) || !self.flights.has_call(call))
+            {
                 return Ok(None);
             }
             if self.flights.is_empty() {
@@ -617,6 +624,7 @@ impl<'a> Session<'a> {
     pub(crate) fn begin_round(&mut self, patient: bool) -> Result<(), Error> {
         self.stats.rounds += 1;
         self.active = if patient { self.patience } else { None };
+        self.confirming = !patient && self.patience.is_some();
         self.hints = patient && !self.deterministic;
         self.emit(Event::RoundStarted {
             round: self.stats.rounds,
@@ -633,6 +641,7 @@ impl<'a> Session<'a> {
     /// The rounds are over: no pass stops early any more.
     pub(crate) fn end_rounds(&mut self) {
         self.active = None;
+        self.confirming = false;
     }
 
     /// Runs `body` as one run of the pass `name`: its tests, successes and time are

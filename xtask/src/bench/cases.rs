@@ -10,8 +10,26 @@ use serde_json::Value;
 
 use super::fsutil::{copy_dir, file_name, sorted_dirs};
 
-/// The corpus folder names, which are also hdd's `--lang` values.
-const LANGS: [&str; 6] = ["c", "rust", "javascript", "json", "sql", "text"];
+/// The corpus folder names, which are also hdd's `--lang` values (those of `hdd langs`).
+const LANGS: [&str; 17] = [
+    "c",
+    "cpp",
+    "rust",
+    "javascript",
+    "typescript",
+    "tsx",
+    "json",
+    "sql",
+    "python",
+    "css",
+    "go",
+    "java",
+    "html",
+    "bash",
+    "yaml",
+    "toml",
+    "text",
+];
 
 /// One benchmark case, wherever it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

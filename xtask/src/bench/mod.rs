@@ -46,7 +46,7 @@ use self::record::Record;
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
     /// Tools to run, comma-separated: hdd, creduce, cvise, treereduce, picire, shrinkray
-    /// (found on PATH, at $SHRINKRAY or in $HDD_BENCH_TOOLS/shrinkray-venv) [default: hdd and
+    /// (found on PATH, at $SHRINKRAY or in $HDD_BENCH_TOOLS/shrinkray-venv, by default ~/.cache/hdd-bench-tools) [default: hdd and
     /// every installed peer; with --parallel: hdd,cvise]. A peer that is not on PATH is skipped
     /// with a note.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
@@ -243,13 +243,19 @@ fn plan_installed_runs(
     runs
 }
 
-/// Whether the harness finds shrink ray where it looks besides PATH: `$SHRINKRAY`, or
-/// `$HDD_BENCH_TOOLS/shrinkray-venv/bin/shrinkray`.
+/// Whether the harness finds shrink ray where it looks besides PATH: `$SHRINKRAY`, else
+/// `$HDD_BENCH_TOOLS/shrinkray-venv/bin/shrinkray` (`HDD_BENCH_TOOLS` defaults to
+/// `$HOME/.cache/hdd-bench-tools`, as in `run-tool.sh`).
 fn shrinkray_outside_path() -> bool {
-    let file = |p: PathBuf| p.is_file();
-    env::var_os("SHRINKRAY").is_some_and(|p| file(PathBuf::from(p)))
-        || env::var_os("HDD_BENCH_TOOLS")
-            .is_some_and(|d| file(PathBuf::from(d).join("shrinkray-venv/bin/shrinkray")))
+    if let Some(path) = env::var_os("SHRINKRAY") {
+        return PathBuf::from(path).is_file();
+    }
+    let tools = env::var_os("HDD_BENCH_TOOLS")
+        .map(PathBuf::from)
+        .or_else(|| {
+            env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/hdd-bench-tools"))
+        });
+    tools.is_some_and(|d| d.join("shrinkray-venv/bin/shrinkray").is_file())
 }
 
 /// The mode's table (with its legend) and section header.

@@ -214,6 +214,28 @@ fn a_call_out_of_candidates_returns_and_its_last_success_is_merged() {
     assert_eq!(exec.running.len(), 0);
 }
 
+/// In a round that confirms the fixpoint, a call waits for its last tests: a success that
+/// ended after its pass would start another pair of rounds.
+#[test]
+fn a_confirming_call_out_of_candidates_waits_for_its_last_success() {
+    let mut exec = Ordered {
+        jobs: 2,
+        ..Ordered::default()
+    };
+    with_session(&mut exec, |session| {
+        session.confirming = true;
+        let base = session.current().clone();
+        let mut candidates = vec![delete(1..3)].into_iter();
+        assert_eq!(
+            session.first_interesting(&base, &mut candidates).unwrap(),
+            Some(0)
+        );
+        assert_eq!(session.current().text(), b"[2,3,4]\n");
+        assert_eq!(session.stats().merged, 0);
+    });
+    assert_eq!(exec.running.len(), 0);
+}
+
 #[test]
 fn edits_a_test_against_an_older_best_is_trying_are_not_tested_twice() {
     let mut exec = Ordered {
