@@ -75,8 +75,10 @@ impl Session<'_> {
 
     fn fixpoint(&mut self, passes: &mut [Box<dyn Pass>]) -> Result<(), Error> {
         let mut patient = true;
-        loop {
+        let result = loop {
             self.begin_round(patient)?;
+            // (Not the outline phase's round: it has no patience, and proves nothing.)
+            self.confirming = !patient && self.patience.is_some();
             let predicted = self.stats().predicted;
             let before = self.stats().accepted;
             let mut stopped = false;
@@ -98,9 +100,11 @@ impl Session<'_> {
                 // fail): one more round that skips nothing.
                 patient = false;
             } else {
-                return Ok(());
+                break Ok(());
             }
-        }
+        };
+        self.confirming = false;
+        result
     }
 
     /// The lenient tail. If the test tolerates a syntax error (the best followed by a line

@@ -52,7 +52,7 @@ pub struct Session<'a> {
     /// The running pass's name.
     pass: &'static str,
     /// The patience of [`Session::reduce`].
-    patience: Option<Patience>,
+    pub(crate) patience: Option<Patience>,
     /// The patience of the running round (`None` outside `reduce` and in a final round).
     active: Option<Patience>,
     /// In a round that [confirms](Session::confirming) the fixpoint.
@@ -624,7 +624,6 @@ impl<'a> Session<'a> {
     pub(crate) fn begin_round(&mut self, patient: bool) -> Result<(), Error> {
         self.stats.rounds += 1;
         self.active = if patient { self.patience } else { None };
-        self.confirming = !patient && self.patience.is_some();
         self.hints = patient && !self.deterministic;
         self.emit(Event::RoundStarted {
             round: self.stats.rounds,
@@ -641,7 +640,6 @@ impl<'a> Session<'a> {
     /// The rounds are over: no pass stops early any more.
     pub(crate) fn end_rounds(&mut self) {
         self.active = None;
-        self.confirming = false;
     }
 
     /// Runs `body` as one run of the pass `name`: its tests, successes and time are
