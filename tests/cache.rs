@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-use crate::common::{case_with_log, oracle_env, stderr};
+use crate::common::{case_with_log, done, oracle_env};
 
 /// Forty small functions and a struct; the test needs the one that holds 0x5eed and
 /// the head of `f33`.
@@ -35,16 +35,6 @@ fn reduce(dir: &Path, cache: &Path, args: &[&str]) -> Output {
         .args(["in.c", "./test.sh"])
         .output()
         .expect("the hdd binary runs")
-}
-
-/// The `done` event of a `--json` run.
-fn done(out: &Output) -> Value {
-    assert!(out.status.success(), "{}", stderr(out));
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().last().expect("a done event");
-    let done: Value = serde_json::from_str(line).unwrap();
-    assert_eq!(done["event"], "done");
-    done
 }
 
 /// How many times the test ran (each run leaves a record in the log).

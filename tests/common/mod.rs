@@ -72,6 +72,16 @@ pub(crate) fn verdict_cache() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("verdicts")
 }
 
+/// The `done` event of a successful `--json` run (its last line).
+pub(crate) fn done(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", stderr(out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().expect("a done event");
+    let done: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(done["event"], "done");
+    done
+}
+
 /// stderr as text.
 pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

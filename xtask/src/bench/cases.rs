@@ -6,37 +6,23 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
+use hdd_grammar::Lang;
 use serde_json::Value;
 
 use super::fsutil::{copy_dir, file_name, sorted_dirs};
 
-/// The corpus folder names, which are also hdd's `--lang` values (those of `hdd langs`).
-const LANGS: [&str; 17] = [
-    "c",
-    "cpp",
-    "rust",
-    "javascript",
-    "typescript",
-    "tsx",
-    "json",
-    "sql",
-    "python",
-    "css",
-    "go",
-    "java",
-    "html",
-    "bash",
-    "yaml",
-    "toml",
-    "text",
-];
+/// The corpus folder names, which are also hdd's `--lang` values: every grammar's name (as
+/// `hdd langs` lists them) and `text`.
+fn langs() -> impl Iterator<Item = &'static str> {
+    Lang::ALL.iter().map(|l| l.name()).chain(["text"])
+}
 
 /// One benchmark case, wherever it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Case {
     /// The folder name, which is also the harness's `case` field.
     pub(super) name: String,
-    /// hdd's `--lang` value (one of [`LANGS`]).
+    /// hdd's `--lang` value (one of [`langs`]).
     pub(super) language: String,
     /// The input file's name inside the case folder.
     pub(super) file: String,
@@ -90,11 +76,11 @@ fn discover_corpus(corpus: &Path) -> Result<(Vec<Case>, Vec<String>)> {
         if language == "generators" {
             continue;
         }
-        if !LANGS.contains(&language.as_str()) {
+        if !langs().any(|l| l == language) {
             warnings.push(format!(
                 "{}: not a language folder ({}), skipped",
                 lang_dir.display(),
-                LANGS.join(", ")
+                langs().collect::<Vec<_>>().join(", ")
             ));
             continue;
         }
