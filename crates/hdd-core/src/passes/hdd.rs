@@ -5,6 +5,8 @@
 //! may be absent (an optional or list child, or a kind that derives the empty string;
 //! a list element goes with its separator), otherwise the shortest text its kind
 //! derives (`{ }` for a C block). Sweeps repeat until one changes nothing (HDD*).
+//! Deep nesting (a run of levels with one big node each) is cut by a binary search, and
+//! the small units beside it go in groups rather than level by level.
 //!
 //! ## When it helps
 //! First, on large inputs: whole functions and blocks go in a few tests, and every
@@ -18,6 +20,7 @@ use tree_sitter::Node;
 use hdd_grammar::{KindInfo, Table};
 
 use super::text::{is_space, swallow_space};
+use super::units::ddmin_groups;
 use crate::ddmin::{Ddmin, DdminOptions, Schedule};
 use crate::document::{Document, Stop, Ticker};
 use crate::edit::{Edit, EditSet};
@@ -128,8 +131,17 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
             // A run of one-node levels, each node inside the one above (deep nesting):
             // a binary search finds the shallowest node that can go, in O(log n) tests
             // instead of one per level.
-            progress |= chain_search(session, &mut base, &units, level, chain)?;
+            let cut = chain_search(session, &mut base, &units, level, chain)?;
+            progress |= cut;
             levels = units(&base, &|| session.stop_requested())?;
+            // Only once the chain is cut to what the test needs: a chain whose bottom the
+            // test needs is for hoisting to shorten, and its sides would cost tests on
+            // levels that go anyway (100,000 keys an edit set, each candidate a second).
+            if cut && chain_sides(session, &base, &levels, level)? {
+                progress = true;
+                base = session.current().clone();
+                levels = units(&base, &|| session.stop_requested())?;
+            }
             runs = fresh(&levels);
             for run in runs.iter_mut().take(level + chain) {
                 run.advance(None);
@@ -289,6 +301,87 @@ fn chain_search(
         chain = again;
     }
     Ok(progress)
+}
+
+/// The units (against `base`) beside the spines of the chain that starts at `level`
+/// (the keys and small elements of deeply nested objects and arrays), tried together in
+/// a few groups: swept level by level they would cost a test or more per level, and the
+/// tokens pass one per unit (on a 1,500-deep JSON of arrays and objects, 2,991 of 4,055
+/// tests were successes of about one token each, and 300 s were not enough). A group holds the units of one replacement at one depth below the
+/// spines (a side, the children of sides, ...): the keys of nested objects, whose
+/// smallest replacement `0` the grammar allows and JSON does not, then do not keep the
+/// elements beside them from going, nor their own contents. Returns whether anything
+/// was accepted.
+fn chain_sides(
+    session: &mut Session<'_>,
+    base: &Document,
+    levels: &[Vec<Edit>],
+    level: usize,
+) -> Result<bool, Error> {
+    let fresh: Vec<Ddmin> = levels
+        .iter()
+        .map(|l| Ddmin::new(l.len(), ddmin_options(session.schedule())))
+        .collect();
+    let len = chain_len(levels, &fresh, level);
+    let mut groups: Vec<(usize, Vec<Edit>)> = Vec::new();
+    // The level above's spine, and its other units with their depths below the spines.
+    let mut outer: Option<&Edit> = None;
+    let mut above: Vec<(&Edit, usize)> = Vec::new();
+    for units in &levels[level..level + len] {
+        let Some((spine, _)) = spine(units) else {
+            break;
+        };
+        let mut here = Vec::new();
+        for unit in units.iter().filter(|u| !std::ptr::eq(*u, spine)) {
+            let depth = if outer.is_none_or(|o| contains(o, unit)) {
+                Some(0)
+            } else {
+                // Inside a unit of the level above (sorted, disjoint): the last one
+                // starting at or before it.
+                let at = above.partition_point(|(u, _)| u.range.start <= unit.range.start);
+                at.checked_sub(1)
+                    .map(|k| above[k])
+                    .filter(|(u, d)| contains(u, unit) && *d < MAX_SIDE_DEPTH)
+                    .map(|(_, d)| d + 1)
+            };
+            let Some(depth) = depth else { continue };
+            here.push((unit, depth));
+            if unit.saving() <= 0 {
+                continue;
+            }
+            match groups
+                .iter_mut()
+                .find(|(d, g)| *d == depth && g[0].replacement == unit.replacement)
+            {
+                Some((_, group)) => group.push(unit.clone()),
+                None => groups.push((depth, vec![unit.clone()])),
+            }
+        }
+        outer = Some(spine);
+        above = here;
+    }
+    // A group whose units are not all free to go (the payload at the bottom of the
+    // nesting among the elements beside it) is cut in a few runs of units: ddmin over
+    // them finds the runs that can go in a bounded number of tests, not one a unit.
+    let chunks: Vec<&[Edit]> = groups
+        .iter()
+        .flat_map(|(_, g)| g.chunks(g.len().div_ceil(SIDE_CHUNKS)))
+        .collect();
+    if groups.iter().map(|(_, g)| g.len()).sum::<usize>() < 2 {
+        return Ok(false);
+    }
+    ddmin_groups(session, base, &chunks, |c| c, true)
+}
+
+/// How many runs of units each group of [`chain_sides`] is cut into.
+const SIDE_CHUNKS: usize = 16;
+
+/// How deep below the spines [`chain_sides`] looks.
+const MAX_SIDE_DEPTH: usize = 3;
+
+/// Whether `inner`'s range is within `outer`'s.
+fn contains(outer: &Edit, inner: &Edit) -> bool {
+    outer.range.start <= inner.range.start && inner.range.end <= outer.range.end
 }
 
 /// How HDD's ddmin runs: the empty configuration first (a level that can all go, goes in

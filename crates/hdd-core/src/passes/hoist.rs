@@ -11,7 +11,9 @@
 //!
 //! Where the nesting goes deep (a node whose only compatible descendant has only one,
 //! and so on), the bottom of that chain and the points half, a quarter, … of the way
-//! down come first: one test lifts the inside of `[[[[[[x]]]]]]` out.
+//! down come first: one test lifts the inside of `[[[[[[x]]]]]]` out. Below the top of
+//! such a chain, only the links 1, 2, 4, … away from it try jumps of their own, and
+//! beyond the 32nd link the others try no lift at all (`chain.rs`).
 //!
 //! A lift that drops a definition (SQL's `CREATE VIEW b AS …` lifted to its query) is
 //! tried alone, then with the deletion of every statement or element outside the node
@@ -36,6 +38,7 @@ use tree_sitter::Node;
 
 use hdd_grammar::{SlotInfo, Table};
 
+use super::chain::far_link;
 use super::deps::DEFINING_FIELDS;
 use super::hdd::{child_deletion, children_with_fields};
 use super::names::placed_leaves;
@@ -84,6 +87,9 @@ impl Pass for Hoist {
             // Every node's candidates in one sequence (a parallel executor runs ahead into
             // the next nodes'); `owner[i]` is the node of candidate `i`.
             let owner = RefCell::new(Vec::new());
+            // The links of the chains walked so far, by node, with their distance from
+            // the chain's top.
+            let linked = RefCell::new(HashMap::new());
             let found = {
                 let mut seen = tried.clone();
                 let mut candidates = nodes
@@ -93,7 +99,7 @@ impl Pass for Hoist {
                     .flat_map(|(at, &(node, place))| {
                         let hoists = compatible_descendants(node, place, &table);
                         let deep = match chain_next(node, &hoists) {
-                            Some(_) => chain_jumps(node, place, &table),
+                            Some(_) => jumps_of(node, place, &table, &mut linked.borrow_mut()),
                             None => Vec::new(),
                         };
                         let owner = &owner;
@@ -105,10 +111,21 @@ impl Pass for Hoist {
                             }
                         }
                         lifts.truncate(MAX_CANDIDATES);
+                        // Deep in a long chain, a link's lifts (into the next links, or
+                        // into something small beside them: the chain cut there) are left
+                        // to the links 1, 2, 4, … of the chain.
+                        let far = linked
+                            .borrow()
+                            .get(&node.id())
+                            .is_some_and(|&d| far_link(d));
+                        if far {
+                            lifts.clear();
+                        }
+                        let unwrapped = if far { None } else { unwrap(node) };
                         let sites = &sites;
                         deep.into_iter()
                             .map(move |d| hoist(node, d))
-                            .chain(unwrap(node).into_iter().map(Some))
+                            .chain(unwrapped.into_iter().map(Some))
                             .chain(lifts.into_iter().flat_map(move |d| {
                                 // The lift alone, then with what used the names it drops.
                                 let cleaned = sites.cleanup(node, d).map(|extra| {
@@ -334,7 +351,7 @@ fn compatible(table: &Table, a: Node<'_>, place: Place, b: Node<'_>) -> bool {
 /// chain, and a test that needs some of the nesting still keeps half of it in a few
 /// steps. Nothing for chains shorter than 4. The walk stops after [`MAX_CHAIN`] nodes, so
 /// each node costs a bounded walk.
-fn chain_jumps<'t>(node: Node<'t>, place: Place, table: &Table) -> Vec<Node<'t>> {
+fn chain_jumps<'t>(node: Node<'t>, place: Place, table: &Table) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
     let mut chain = Vec::new();
     let mut at = node;
     while chain.len() < MAX_CHAIN {
@@ -355,6 +372,31 @@ fn chain_jumps<'t>(node: Node<'t>, place: Place, table: &Table) -> Vec<Node<'t>>
     while len >= 4 {
         jumps.push(chain[len - 1]);
         len /= 2;
+    }
+    (jumps, chain)
+}
+
+/// [`chain_jumps`] for a node visited largest first: a link of a chain walked from a
+/// node above (`linked`: each link's distance from that top) gets its own jumps only
+/// at 1, 2, 4, … links from the top. Each link's jumps would cost about as many tests
+/// as the chain has links when the test needs the nesting (a JSON parser's recursion
+/// limit over 1,000 levels: up to a dozen failing lifts a link); these few still find the run of
+/// links a test does not need below a top it needs.
+fn jumps_of<'t>(
+    node: Node<'t>,
+    place: Place,
+    table: &Table,
+    linked: &mut HashMap<usize, usize>,
+) -> Vec<Node<'t>> {
+    let from_top = linked.get(&node.id()).copied();
+    if from_top.is_some_and(|d| !d.is_power_of_two()) {
+        return Vec::new();
+    }
+    let (jumps, chain) = chain_jumps(node, place, table);
+    if from_top.is_none() {
+        for (d, link) in chain.iter().enumerate() {
+            linked.entry(link.id()).or_insert(d + 1);
+        }
     }
     jumps
 }

@@ -1,6 +1,7 @@
 //! Passes: each proposes candidates (edit sets) and learns which one was interesting.
 
 mod bytes;
+mod chain;
 mod choices;
 mod defs;
 mod deps;

@@ -9,6 +9,7 @@ use crate::exec::ClosureExecutor;
 use crate::session::Session;
 
 mod cleanups;
+mod deep;
 mod range;
 mod real_parsers;
 
@@ -642,56 +643,4 @@ fn inline_javascript_and_rust_constants() {
         &["fn f() -> u32 {", " * "],
         "fn f() -> u32 { (1 + 1) * (1 + 1) }\n",
     );
-}
-
-/// Runs `pass` alone to a fixpoint on `input` with `interesting`; the result and how many
-/// tests it took.
-fn count_tests(
-    lang: Lang,
-    pass: &mut dyn Pass,
-    input: &str,
-    interesting: impl Fn(&str) -> bool,
-) -> (String, usize) {
-    let tests = std::cell::Cell::new(0);
-    let mut exec = ClosureExecutor::new(|t: &[u8]| {
-        tests.set(tests.get() + 1);
-        interesting(&String::from_utf8_lossy(t))
-    });
-    let (doc, _) = run_to_fixpoint(lang, pass, input, &mut exec);
-    (
-        String::from_utf8_lossy(doc.text()).into_owned(),
-        tests.get(),
-    )
-}
-
-fn nested(depth: usize, inside: &str) -> String {
-    format!("{}{inside}{}\n", "[".repeat(depth), "]".repeat(depth))
-}
-
-#[test]
-fn hdd_cuts_deep_nesting_with_a_binary_search() {
-    // One test per level would be 4,096 tests; the search over the one-node levels takes
-    // a few dozen.
-    let needs = "[".repeat(100);
-    let (out, tests) = count_tests(Lang::Json, &mut Hdd, &nested(4096, "42"), |t| {
-        t.contains(&needs)
-    });
-    assert_eq!(out, nested(99, "[]"));
-    assert!(tests < 40, "{tests} tests");
-}
-
-#[test]
-fn hoist_lifts_the_bottom_of_a_deep_chain_at_once() {
-    let (out, tests) = count_tests(Lang::Json, &mut Hoist, &nested(4096, "42"), |t| {
-        t.contains("42")
-    });
-    assert_eq!(out, "42\n");
-    assert!(tests <= 3, "{tests} tests");
-    // A test that needs some of the nesting keeps just that much.
-    let needs = "[".repeat(100);
-    let (out, tests) = count_tests(Lang::Json, &mut Hoist, &nested(4096, "42"), |t| {
-        t.contains(&needs)
-    });
-    assert_eq!(out, nested(100, "42"));
-    assert!(tests < 300, "{tests} tests");
 }

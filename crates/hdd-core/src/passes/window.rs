@@ -5,6 +5,8 @@
 //! `(…)`, `[…]` or `{…}` counting as one token (C-Vise's balanced removal, widened): runs
 //! of up to 3 items of one nesting level, at least one of them a group, so
 //! `REFERENCES a(c)` or `__attribute__((x))` goes in one piece whatever its length.
+//! Deep in a chain of nested groups, beyond the 32nd, only the groups 64, 128, … levels
+//! down are tried (`chain.rs`).
 //!
 //! ## When it helps
 //! Last, on small results: qualifiers, casts, `struct x` pairs, `a->` prefixes, operators
@@ -16,6 +18,7 @@
 
 use std::ops::Range;
 
+use super::chain::far_link;
 use super::text::spaced_deletion;
 use super::tokens::token_ranges;
 use crate::edit::EditSet;
@@ -51,8 +54,15 @@ impl Pass for Window {
         for k in (1..=MAX_GROUP_WINDOW).rev() {
             slide(session, |text, tokens, start| {
                 let kinds = brackets(text, tokens);
+                let links = link_distances(&kinds);
                 (start..tokens.len())
                     .filter_map(|s| group_window(&kinds, s, k).map(|end| (s, end)))
+                    // Deep in a chain of nested groups, only the links 1, 2, 4, …
+                    // ([`far_link`]).
+                    .filter(|&(s, end)| {
+                        items(&kinds, s, end)
+                            .any(|t| matches!(kinds[t], Bracket::Opens(_)) && !far_link(links[t]))
+                    })
                     .collect()
             })?;
         }
@@ -128,6 +138,48 @@ fn brackets(text: &[u8], tokens: &[Range<usize>]) -> Vec<Bracket> {
     kinds
 }
 
+/// For each opener, how many groups up the chain of nested groups it is a link of goes
+/// (0 for a group that is not a link): a group is a link when it holds nearly all of the
+/// group around it (the tokens beside it there, [`LINK_SHARE`] times over, are no more
+/// than its own).
+fn link_distances(kinds: &[Bracket]) -> Vec<usize> {
+    let mut links = vec![0; kinds.len()];
+    // The open groups around the token: opener, closer.
+    let mut around: Vec<(usize, usize)> = Vec::new();
+    for (i, kind) in kinds.iter().enumerate() {
+        while around.last().is_some_and(|&(_, close)| close < i) {
+            around.pop();
+        }
+        if let Bracket::Opens(close) = *kind {
+            if let Some(&(outer, outer_close)) = around.last() {
+                let own = close - i + 1;
+                let beside = (outer_close - outer - 1) - own;
+                if beside.saturating_mul(LINK_SHARE) <= own {
+                    links[i] = links[outer] + 1;
+                }
+            }
+            around.push((i, close));
+        }
+    }
+    links
+}
+
+/// The first token of each item from token `start` to `end` (a bracket group is one
+/// item).
+fn items(kinds: &[Bracket], start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(Some(start), move |&at| {
+        let next = match kinds[at] {
+            Bracket::Opens(close) => close + 1,
+            _ => at + 1,
+        };
+        (next <= end).then_some(next)
+    })
+}
+
+/// How many times the tokens beside a nested group its own must outnumber for it to be
+/// a link of a chain ([`link_distances`]).
+const LINK_SHARE: usize = 16;
+
 /// The last token of the run of `k` items from token `start` (a bracket group is one
 /// item), if the run stays on one nesting level (it meets no closer) and holds a group.
 fn group_window(kinds: &[Bracket], start: usize, k: usize) -> Option<usize> {
@@ -169,5 +221,22 @@ mod tests {
         assert_eq!(group_window(&kinds, 0, 1), None, "no group");
         assert_eq!(group_window(&kinds, 4, 2), None, "d ) leaves its level");
         assert_eq!(group_window(&kinds, 6, 3), None, "e [f] }} meets a closer");
+    }
+
+    #[test]
+    fn nested_groups_that_fill_the_one_around_them_are_links() {
+        let tokens = |text: &[u8]| -> Vec<Range<usize>> {
+            (0..text.len())
+                .filter(|&i| text[i] != b' ')
+                .map(|i| i..i + 1)
+                .collect()
+        };
+        let text = b"[[[[x]]]]";
+        let links = link_distances(&brackets(text, &tokens(text)));
+        assert_eq!(&links[..4], &[0, 1, 2, 3]);
+        // Beside a group, as much as it holds: not a link.
+        let text = b"[a b c [x]]";
+        let links = link_distances(&brackets(text, &tokens(text)));
+        assert_eq!(links[4], 0);
     }
 }
