@@ -307,11 +307,11 @@ fn chain_search(
 /// (the keys and small elements of deeply nested objects and arrays), tried together in
 /// a few groups: swept level by level they would cost a test or more per level, and the
 /// tokens pass one per unit (on a 1,500-deep JSON of arrays and objects, 2,991 of 4,055
-/// tests were successes of about one token each, and 300 s were not enough). A group holds the units of one replacement at one depth below the
-/// spines (a side, the children of sides, ...): the keys of nested objects, whose
-/// smallest replacement `0` the grammar allows and JSON does not, then do not keep the
-/// elements beside them from going, nor their own contents. Returns whether anything
-/// was accepted.
+/// tests were successes of about one token each, and 300 s were not enough). A group
+/// holds the units of one replacement at one depth below the spines (a side, the
+/// children of sides, ...): the keys of nested objects, whose smallest replacement `0`
+/// the grammar allows and JSON does not, then do not keep the elements beside them from
+/// going, nor their own contents. Returns whether anything was accepted.
 fn chain_sides(
     session: &mut Session<'_>,
     base: &Document,
@@ -363,13 +363,13 @@ fn chain_sides(
     // A group whose units are not all free to go (the payload at the bottom of the
     // nesting among the elements beside it) is cut in a few runs of units: ddmin over
     // them finds the runs that can go in a bounded number of tests, not one a unit.
+    if groups.iter().map(|(_, g)| g.len()).sum::<usize>() < 2 {
+        return Ok(false);
+    }
     let chunks: Vec<&[Edit]> = groups
         .iter()
         .flat_map(|(_, g)| g.chunks(g.len().div_ceil(SIDE_CHUNKS)))
         .collect();
-    if groups.iter().map(|(_, g)| g.len()).sum::<usize>() < 2 {
-        return Ok(false);
-    }
     ddmin_groups(session, base, &chunks, |c| c, true)
 }
 

@@ -350,7 +350,7 @@ fn compatible(table: &Table, a: Node<'_>, place: Place, b: Node<'_>) -> bool {
 /// [`compatible_descendants`]): one candidate can lift a node from the bottom of a deep
 /// chain, and a test that needs some of the nesting still keeps half of it in a few
 /// steps. Nothing for chains shorter than 4. The walk stops after [`MAX_CHAIN`] nodes, so
-/// each node costs a bounded walk.
+/// each node costs a bounded walk. Returns the jumps, and the chain's links in order.
 fn chain_jumps<'t>(node: Node<'t>, place: Place, table: &Table) -> (Vec<Node<'t>>, Vec<Node<'t>>) {
     let mut chain = Vec::new();
     let mut at = node;
@@ -380,8 +380,8 @@ fn chain_jumps<'t>(node: Node<'t>, place: Place, table: &Table) -> (Vec<Node<'t>
 /// node above (`linked`: each link's distance from that top) gets its own jumps only
 /// at 1, 2, 4, … links from the top. Each link's jumps would cost about as many tests
 /// as the chain has links when the test needs the nesting (a JSON parser's recursion
-/// limit over 1,000 levels: up to a dozen failing lifts a link); these few still find the run of
-/// links a test does not need below a top it needs.
+/// limit over 1,000 levels: up to a dozen failing lifts a link); these few still find
+/// the run of links a test does not need below a top it needs.
 fn jumps_of<'t>(
     node: Node<'t>,
     place: Place,

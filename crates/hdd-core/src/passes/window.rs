@@ -138,10 +138,10 @@ fn brackets(text: &[u8], tokens: &[Range<usize>]) -> Vec<Bracket> {
     kinds
 }
 
-/// For each opener, how many groups up the chain of nested groups it is a link of goes
-/// (0 for a group that is not a link): a group is a link when it holds nearly all of the
-/// group around it (the tokens beside it there, [`LINK_SHARE`] times over, are no more
-/// than its own).
+/// For each opener, how far below the top of its chain of nested groups its group is (0
+/// for a group that is not a link of one): a group is a link when it holds nearly all of
+/// the group around it (the tokens beside it there, [`LINK_SHARE`] times over, are no
+/// more than its own).
 fn link_distances(kinds: &[Bracket]) -> Vec<usize> {
     let mut links = vec![0; kinds.len()];
     // The open groups around the token: opener, closer.
