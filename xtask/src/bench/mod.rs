@@ -46,9 +46,9 @@ use self::record::Record;
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
     /// Tools to run, comma-separated: hdd, creduce, cvise, treereduce, picire, shrinkray
-    /// (found on PATH, at $SHRINKRAY or in $HDD_BENCH_TOOLS/shrinkray-venv, by default ~/.cache/hdd-bench-tools) [default: hdd and
-    /// every installed peer; with --parallel: hdd,cvise]. A peer that is not on PATH is skipped
-    /// with a note.
+    /// (found on PATH, at $SHRINKRAY or in $HDD_BENCH_TOOLS/shrinkray-venv, by default
+    /// ~/.cache/hdd-bench-tools) [default: hdd and every installed peer; with --parallel:
+    /// hdd,cvise]. A peer that is not on PATH is skipped with a note.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     tools: Option<Vec<String>>,
     /// Tests each tool runs at once (passed to run-tool.sh; --parallel uses 1,2,4,8,16).

@@ -134,15 +134,16 @@ fn sweep(session: &mut Session<'_>, table: &Table, min_saving: usize) -> Result<
             let cut = chain_search(session, &mut base, &units, level, chain)?;
             progress |= cut;
             levels = units(&base, &|| session.stop_requested())?;
+            runs = fresh(&levels);
             // Only once the chain is cut to what the test needs: a chain whose bottom the
             // test needs is for hoisting to shorten, and its sides would cost tests on
             // levels that go anyway (100,000 keys an edit set, each candidate a second).
-            if cut && chain_sides(session, &base, &levels, level)? {
+            if cut && chain_sides(session, &base, &levels, &runs, level)? {
                 progress = true;
                 base = session.current().clone();
                 levels = units(&base, &|| session.stop_requested())?;
+                runs = fresh(&levels);
             }
-            runs = fresh(&levels);
             for run in runs.iter_mut().take(level + chain) {
                 run.advance(None);
             }
@@ -217,8 +218,7 @@ fn chain_len(levels: &[Vec<Edit>], runs: &[Ddmin], level: usize) -> usize {
             break;
         };
         let small = rest.saturating_mul(SPINE_SHARE) <= unit.saving().max(top);
-        let inside = outer
-            .is_none_or(|o| o.range.start <= unit.range.start && unit.range.end <= o.range.end);
+        let inside = outer.is_none_or(|o| contains(o, unit));
         if run.is_finished() || !inside || !small {
             break;
         }
@@ -304,25 +304,23 @@ fn chain_search(
 }
 
 /// The units (against `base`) beside the spines of the chain that starts at `level`
-/// (the keys and small elements of deeply nested objects and arrays), tried together in
-/// a few groups: swept level by level they would cost a test or more per level, and the
-/// tokens pass one per unit (on a 1,500-deep JSON of arrays and objects, 2,991 of 4,055
-/// tests were successes of about one token each, and 300 s were not enough). A group
-/// holds the units of one replacement at one depth below the spines (a side, the
-/// children of sides, ...): the keys of nested objects, whose smallest replacement `0`
-/// the grammar allows and JSON does not, then do not keep the elements beside them from
-/// going, nor their own contents. Returns whether anything was accepted.
+/// (the keys and small elements of deeply nested objects and arrays; `runs` are fresh
+/// ddmin runs of `levels`, for [`chain_len`]), tried together in a few groups: swept
+/// level by level they would cost a test or more per level, and the tokens pass one per
+/// unit (on a 1,500-deep JSON of arrays and objects, 2,991 of 4,055 tests were
+/// successes of about one token each, and 300 s were not enough). A group holds the
+/// units of one replacement at one depth below the spines (a side, the children of
+/// sides, ...): the keys of nested objects, whose smallest replacement `0` the grammar
+/// allows and JSON does not, then do not keep the elements beside them from going, nor
+/// their own contents. Returns whether anything was accepted.
 fn chain_sides(
     session: &mut Session<'_>,
     base: &Document,
     levels: &[Vec<Edit>],
+    runs: &[Ddmin],
     level: usize,
 ) -> Result<bool, Error> {
-    let fresh: Vec<Ddmin> = levels
-        .iter()
-        .map(|l| Ddmin::new(l.len(), ddmin_options(session.schedule())))
-        .collect();
-    let len = chain_len(levels, &fresh, level);
+    let len = chain_len(levels, runs, level);
     let mut groups: Vec<(usize, Vec<Edit>)> = Vec::new();
     // The level above's spine, and its other units with their depths below the spines.
     let mut outer: Option<&Edit> = None;

@@ -55,14 +55,11 @@ impl Pass for Window {
             slide(session, |text, tokens, start| {
                 let kinds = brackets(text, tokens);
                 let links = link_distances(&kinds);
+                // Deep in a chain of nested groups, only the links 1, 2, 4, … count as
+                // a window's group ([`far_link`]).
+                let counts = |opener: usize| !far_link(links[opener]);
                 (start..tokens.len())
-                    .filter_map(|s| group_window(&kinds, s, k).map(|end| (s, end)))
-                    // Deep in a chain of nested groups, only the links 1, 2, 4, …
-                    // ([`far_link`]).
-                    .filter(|&(s, end)| {
-                        items(&kinds, s, end)
-                            .any(|t| matches!(kinds[t], Bracket::Opens(_)) && !far_link(links[t]))
-                    })
+                    .filter_map(|s| group_window(&kinds, s, k, counts).map(|end| (s, end)))
                     .collect()
             })?;
         }
@@ -164,32 +161,26 @@ fn link_distances(kinds: &[Bracket]) -> Vec<usize> {
     links
 }
 
-/// The first token of each item from token `start` to `end` (a bracket group is one
-/// item).
-fn items(kinds: &[Bracket], start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
-    std::iter::successors(Some(start), move |&at| {
-        let next = match kinds[at] {
-            Bracket::Opens(close) => close + 1,
-            _ => at + 1,
-        };
-        (next <= end).then_some(next)
-    })
-}
-
 /// How many times the tokens beside a nested group its own must outnumber for it to be
 /// a link of a chain ([`link_distances`]).
 const LINK_SHARE: usize = 16;
 
 /// The last token of the run of `k` items from token `start` (a bracket group is one
-/// item), if the run stays on one nesting level (it meets no closer) and holds a group.
-fn group_window(kinds: &[Bracket], start: usize, k: usize) -> Option<usize> {
+/// item), if the run stays on one nesting level (it meets no closer) and holds a group
+/// that `counts` (given its opener).
+fn group_window(
+    kinds: &[Bracket],
+    start: usize,
+    k: usize,
+    counts: impl Fn(usize) -> bool,
+) -> Option<usize> {
     let mut at = start;
     let mut groups = 0;
     let mut end = start;
     for _ in 0..k {
         end = match *kinds.get(at)? {
             Bracket::Opens(close) => {
-                groups += 1;
+                groups += usize::from(counts(at));
                 close
             }
             Bracket::Closes => return None,
@@ -216,11 +207,19 @@ mod tests {
         assert_eq!(kinds[2], Bracket::Opens(5));
         assert_eq!(kinds[7], Bracket::Opens(9));
         assert_eq!(kinds[10], Bracket::Closes, "a stray closer");
-        assert_eq!(group_window(&kinds, 1, 3), Some(6), "b (c d) e");
-        assert_eq!(group_window(&kinds, 2, 1), Some(5), "(c d) alone");
-        assert_eq!(group_window(&kinds, 0, 1), None, "no group");
-        assert_eq!(group_window(&kinds, 4, 2), None, "d ) leaves its level");
-        assert_eq!(group_window(&kinds, 6, 3), None, "e [f] }} meets a closer");
+        assert_eq!(group_window(&kinds, 1, 3, |_| true), Some(6), "b (c d) e");
+        assert_eq!(group_window(&kinds, 2, 1, |_| true), Some(5), "(c d) alone");
+        assert_eq!(group_window(&kinds, 0, 1, |_| true), None, "no group");
+        assert_eq!(
+            group_window(&kinds, 4, 2, |_| true),
+            None,
+            "d ) leaves its level"
+        );
+        assert_eq!(
+            group_window(&kinds, 6, 3, |_| true),
+            None,
+            "e [f] }} meets a closer"
+        );
     }
 
     #[test]
